@@ -1,0 +1,20 @@
+#pragma once
+// Checksums that artefacts carry so that a load from a different input is refused.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace claimrag::io {
+
+/// XXH64 (seed 0) of the bytes.
+std::uint64_t xxh64(std::string_view bytes);
+
+/// The same checksum as 16 lower-case hexadecimal digits.
+std::string checksum_hex(std::string_view bytes);
+
+/// checksum_hex of a whole file's bytes; throws DataError when it cannot be read.
+std::string file_checksum(const std::filesystem::path& path);
+
+}  // namespace claimrag::io

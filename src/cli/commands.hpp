@@ -1,0 +1,10 @@
+#pragma once
+// Each subcommand lives in its own file and adds itself to the root application here.
+// A subcommand parses its flags into an options struct and makes one library call.
+
+#include <CLI/CLI.hpp>
+
+namespace claimrag::cli {
+
+
+}  // namespace claimrag::cli

@@ -1,0 +1,73 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/checksum.hpp"
+#include "claimrag/io/text_lines.hpp"
+
+namespace fs = std::filesystem;
+using namespace claimrag;
+
+namespace {
+std::vector<std::string> lines_of(std::string_view contents) {
+  std::vector<std::string> lines;
+  io::for_each_line(contents, [&](const io::Line& line) {
+    lines.push_back(std::to_string(line.number) + ":" + std::string(line.text));
+  });
+  return lines;
+}
+}  // namespace
+
+TEST(TextLines, SplitsOnNewlinesAndNumbersFromOne) {
+  EXPECT_EQ(lines_of("a\nb\n"), (std::vector<std::string>{"1:a", "2:b"}));
+  EXPECT_EQ(lines_of("a\n\nc"), (std::vector<std::string>{"1:a", "2:", "3:c"}));
+  EXPECT_TRUE(lines_of("").empty());
+}
+
+TEST(TextLines, StripsCarriageReturnsAndByteOrderMark) {
+  EXPECT_EQ(lines_of("\xEF\xBB\xBFx\r\ny\r\n"), (std::vector<std::string>{"1:x", "2:y"}));
+}
+
+TEST(TextLines, BlankMeansOnlyWhitespace) {
+  EXPECT_TRUE(io::is_blank(" \t"));
+  EXPECT_TRUE(io::is_blank(""));
+  EXPECT_FALSE(io::is_blank(" x "));
+}
+
+TEST(Checksum, KnownXxh64Values) {
+  // Reference values of XXH64 with seed 0.
+  EXPECT_EQ(io::checksum_hex(""), "ef46db3751d8e999");
+  EXPECT_EQ(io::checksum_hex("a"), "d24ec4f1a98c6e5b");
+}
+
+TEST(AtomicFile, CommitMovesIntoPlaceAndAbandonLeavesNothing) {
+  const fs::path folder = fs::temp_directory_path() / "claimrag_test_atomic";
+  fs::remove_all(folder);
+  {
+    io::AtomicFile file(folder / "sub" / "kept.txt");
+    file.stream() << "hello";
+    file.commit();
+  }
+  EXPECT_EQ(io::read_file(folder / "sub" / "kept.txt"), "hello");
+  {
+    io::AtomicFile file(folder / "sub" / "dropped.txt");
+    file.stream() << "partial";
+  }
+  EXPECT_FALSE(fs::exists(folder / "sub" / "dropped.txt"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(folder / "sub"), fs::directory_iterator()), 1);
+  fs::remove_all(folder);
+}
+
+TEST(ReadFile, MissingFileIsADataErrorNamingIt) {
+  try {
+    io::read_file("/nonexistent/claimrag/file.jsonl");
+    FAIL() << "no exception";
+  } catch (const DataError& error) {
+    EXPECT_NE(std::string(error.what()).find("/nonexistent/claimrag/file.jsonl"), std::string::npos);
+    EXPECT_EQ(error.exit_code(), ExitCode::data);
+  }
+}
