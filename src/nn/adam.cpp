@@ -1,0 +1,42 @@
+#include "claimrag/nn/adam.hpp"
+
+#include <cmath>
+
+namespace claimrag::nn {
+
+template <typename Scalar>
+Adam<Scalar>::Adam(ParameterRegistry<Scalar>& registry, AdamOptions options)
+    : registry_(registry), options_(options) {
+  for (std::size_t i = 0; i < registry_.size(); ++i) {
+    const auto& value = registry_[i].value;
+    first_moment_.push_back(Matrix<Scalar>::Zero(value.rows(), value.cols()));
+    second_moment_.push_back(Matrix<Scalar>::Zero(value.rows(), value.cols()));
+  }
+}
+
+template <typename Scalar>
+void Adam<Scalar>::step() {
+  ++step_;
+  const auto beta1 = static_cast<Scalar>(options_.beta1);
+  const auto beta2 = static_cast<Scalar>(options_.beta2);
+  const auto epsilon = static_cast<Scalar>(options_.epsilon);
+  const auto decay = static_cast<Scalar>(options_.weight_decay);
+  const double correction1 = 1.0 - std::pow(options_.beta1, static_cast<double>(step_));
+  const double correction2 = 1.0 - std::pow(options_.beta2, static_cast<double>(step_));
+  const auto step_size = static_cast<Scalar>(options_.learning_rate / correction1);
+  const auto root_correction2 = static_cast<Scalar>(std::sqrt(correction2));
+  for (std::size_t i = 0; i < registry_.size(); ++i) {
+    auto& parameter = registry_[i];
+    auto gradient = parameter.grad.array() + decay * parameter.value.array();
+    auto m = first_moment_[i].array();
+    auto v = second_moment_[i].array();
+    m = beta1 * m + (Scalar(1) - beta1) * gradient;
+    v = beta2 * v + (Scalar(1) - beta2) * gradient.square();
+    parameter.value.array() -= step_size * m / (v.sqrt() / root_correction2 + epsilon);
+  }
+}
+
+template class Adam<float>;
+template class Adam<double>;
+
+}  // namespace claimrag::nn
