@@ -42,6 +42,13 @@ class DataError : public Error {
   [[nodiscard]] ExitCode exit_code() const noexcept override { return ExitCode::data; }
 };
 
+/// A result deviated from its frozen expectation (the deviations were reported before).
+class CheckFailedError : public Error {
+ public:
+  using Error::Error;
+  [[nodiscard]] ExitCode exit_code() const noexcept override { return ExitCode::check_failed; }
+};
+
 /// An invariant of claimrag itself was broken: a bug, never the user's fault.
 class InternalError : public Error {
  public:

@@ -6,5 +6,9 @@
 
 namespace claimrag::cli {
 
+void add_stats_command(CLI::App& root);
+void add_index_command(CLI::App& root);
+void add_retrieve_command(CLI::App& root);
+void add_evaluate_command(CLI::App& root);
 
 }  // namespace claimrag::cli

@@ -30,6 +30,11 @@ int main(int argc, char** argv) {
   });
 
 
+  claimrag::cli::add_stats_command(root);
+  claimrag::cli::add_index_command(root);
+  claimrag::cli::add_retrieve_command(root);
+  claimrag::cli::add_evaluate_command(root);
+
   try {
     root.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

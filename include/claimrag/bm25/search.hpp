@@ -1,0 +1,65 @@
+#pragma once
+// Okapi BM25 scoring and top-k retrieval over an InvertedIndex:
+//   score(q, d) = Σ over query-token occurrences t of  idf(t) · tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl))
+//   idf(t)      = ln(1 + (N − df + 0.5) / (df + 0.5))
+// A query word written twice adds its term twice. Query tokens absent from the corpus add nothing.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "claimrag/bm25/index.hpp"
+#include "claimrag/run/run.hpp"
+
+namespace claimrag::bm25 {
+
+struct Bm25Parameters {
+  double k1 = 1.2;
+  double b = 0.75;
+};
+
+/// One retrieved document: its corpus position and score.
+struct Hit {
+  std::uint32_t document;
+  double score;
+};
+
+/// Scores queries against one index with fixed k1 and b. Thread-safe after construction.
+class Searcher {
+ public:
+  /// Keeps a reference to `index`, which must outlive the searcher.
+  Searcher(const InvertedIndex& index, Bm25Parameters parameters);
+
+  /// The top `k` documents for `query`, best first. Only documents sharing at least one token
+  /// with the query are returned, so fewer than `k` may come back. Ties in score are broken by
+  /// corpus order (the earlier document first).
+  [[nodiscard]] std::vector<Hit> search(std::string_view query, std::size_t k) const;
+
+  /// The BM25 score of every document for `query` (zero where no token matches).
+  [[nodiscard]] std::vector<double> score_all(std::string_view query) const;
+
+  /// The BM25 score of one document, summed in the same order as search() (so equal values).
+  [[nodiscard]] double score(std::string_view query, std::uint32_t document) const;
+
+  /// search() for many queries, spread over the OpenMP threads; the result does not depend on
+  /// the thread count.
+  [[nodiscard]] std::vector<std::vector<Hit>> search_many(const std::vector<std::string_view>& queries,
+                                                          std::size_t k) const;
+
+  [[nodiscard]] const InvertedIndex& index() const { return index_; }
+
+ private:
+  /// Term ids of the query's tokens in query order, repeats kept, unknown tokens dropped.
+  [[nodiscard]] std::vector<std::uint32_t> query_terms(std::string_view query) const;
+  [[nodiscard]] double term_weight(std::uint32_t term, std::uint64_t posting) const;
+
+  const InvertedIndex& index_;
+  Bm25Parameters parameters_;
+  std::vector<double> idf_;              ///< per term
+  std::vector<double> length_norm_;      ///< per document: k1·(1 − b + b·|d|/avgdl)
+};
+
+/// Turns hits into a run ranking with document ids from the index.
+run::Ranking to_ranking(const InvertedIndex& index, std::string query_id, const std::vector<Hit>& hits);
+
+}  // namespace claimrag::bm25

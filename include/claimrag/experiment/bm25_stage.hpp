@@ -1,0 +1,41 @@
+#pragma once
+// The BM25 stages as the command line and the reproduction run them: build and save the index,
+// then retrieve a run for a set of queries.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "claimrag/dataset/beir.hpp"
+#include "claimrag/experiment/config.hpp"
+#include "claimrag/run/run.hpp"
+
+namespace claimrag::experiment {
+
+/// File name of the BM25 index inside an index folder.
+inline constexpr const char* kBm25IndexFile = "bm25.index";
+
+/// Which queries to run: the judged queries of a split of the dataset, or a user's own BEIR-style
+/// queries.jsonl. Exactly one must be set.
+struct QuerySelection {
+  std::string split;
+  std::filesystem::path queries_file;
+};
+
+/// Loads the selected queries from `beir_folder` (UsageError when neither or both are set).
+std::vector<dataset::Query> select_queries(const std::filesystem::path& beir_folder,
+                                           const QuerySelection& selection);
+
+/// Builds the BM25 index of `<beir_folder>/corpus.jsonl` into `<out_folder>/bm25.index` and
+/// writes `<out_folder>/meta.json`.
+void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
+                const ExperimentConfig& config);
+
+/// Retrieves the top `k` documents per query with the index in `index_folder`, which must have
+/// been built from the corpus in `beir_folder` (checked by checksum). The run's tag is "bm25".
+run::Run retrieve_bm25(const std::filesystem::path& beir_folder,
+                       const std::filesystem::path& index_folder,
+                       const std::vector<dataset::Query>& queries, const Bm25Config& bm25,
+                       std::size_t k);
+
+}  // namespace claimrag::experiment

@@ -1,0 +1,51 @@
+#pragma once
+// The experiment configuration (configs/<name>.json): inputs and every stage's parameters.
+// Nothing tunable lives in code. Keys absent from the file take the defaults below; an unknown
+// key or a value of the wrong type is a UsageError naming the key. Relative paths are resolved
+// against the working directory (the repository root when run as the README says).
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "claimrag/bm25/search.hpp"
+
+namespace claimrag::experiment {
+
+struct DataConfig {
+  std::string beir = "data/scifact/beir";          ///< BEIR folder
+  std::string original = "data/scifact/original";  ///< SciFact release layout (gold rationales)
+  std::string train_split = "train";
+  std::string test_split = "test";
+};
+
+struct Bm25Config {
+  bm25::Bm25Parameters parameters;
+  std::size_t depth = 200;  ///< documents retrieved per query
+};
+
+struct EvaluationConfig {
+  std::string metrics = "ndcg@5,10,20,50,recall@10,100";
+};
+
+struct ExperimentConfig {
+  std::string name = "experiment";
+  std::uint64_t seed = 42;
+  DataConfig data;
+  Bm25Config bm25;
+  EvaluationConfig evaluation;
+  std::string expected;   ///< frozen expected metrics, checked after a reproduction
+  std::string source;     ///< the file it was read from
+  std::string checksum;   ///< of the file's bytes, recorded in every meta.json
+  nlohmann::json as_json; ///< the file's content, recorded in every meta.json
+};
+
+/// Reads and validates a configuration file.
+ExperimentConfig load_config(const std::filesystem::path& path);
+
+/// The configuration used when a subcommand gets no --config: configs/scifact.json if it exists
+/// under the working directory, else the built-in defaults.
+ExperimentConfig default_config();
+
+}  // namespace claimrag::experiment

@@ -1,0 +1,40 @@
+#pragma once
+// Frozen expected metrics and the check against them, in both directions: a metric that moved
+// up is reported like one that moved down, since an unexplained improvement needs explaining too.
+//
+// File format (tests/regression/*.expected.json):
+//   { "description": "...",
+//     "sections": { "<system>": { "<metric>": { "value": v, "tolerance": t,
+//                                               "paper": p, "paper_tolerance": pt }, ... } } }
+// "paper" and "paper_tolerance" are optional; when given, the computed value must also lie within
+// paper_tolerance of the paper's number.
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace claimrag::experiment {
+
+struct CheckLine {
+  std::string section;
+  std::string metric;
+  bool ok;
+  std::string message;  ///< "OK bm25 ndcg@10 0.662213 (expected 0.662213 ± 1e-09)"
+};
+
+struct CheckReport {
+  std::vector<CheckLine> lines;
+  [[nodiscard]] std::size_t failures() const;
+};
+
+/// Checks `computed` (metric name -> value) against section `section` of `expected_file`.
+/// Every expected metric must be computed; a missing section is a UsageError.
+CheckReport check_section(const std::filesystem::path& expected_file, const std::string& section,
+                          const std::map<std::string, double>& computed);
+
+/// The metric names section `section` of `expected_file` expects.
+std::vector<std::string> expected_metrics(const std::filesystem::path& expected_file,
+                                          const std::string& section);
+
+}  // namespace claimrag::experiment

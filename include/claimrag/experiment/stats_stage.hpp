@@ -1,0 +1,20 @@
+#pragma once
+// Table 1: dataset statistics written as TSV (the paper's rows) and JSON (full precision).
+
+#include <filesystem>
+
+#include "claimrag/dataset/statistics.hpp"
+#include "claimrag/io/table.hpp"
+
+namespace claimrag::experiment {
+
+/// Loads the BEIR folder with every split under qrels/ and computes its statistics.
+dataset::DatasetStatistics dataset_statistics(const std::filesystem::path& beir_folder);
+
+/// Table 1 as the paper lays it out: one row per statistic, two decimals for means.
+io::Table table1(const dataset::DatasetStatistics& statistics);
+
+/// Writes `<out_folder>/table1.tsv` and `<out_folder>/table1.json`.
+void write_table1(const dataset::DatasetStatistics& statistics, const std::filesystem::path& out_folder);
+
+}  // namespace claimrag::experiment

@@ -1,0 +1,137 @@
+#include "claimrag/bm25/index.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/artefact.hpp"
+#include "claimrag/text/tokenizer.hpp"
+
+namespace claimrag::bm25 {
+namespace {
+constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::string_view kKind = "bm25-index";
+}  // namespace
+
+double InvertedIndex::average_document_length() const {
+  if (doc_lengths.empty()) return 0.0;
+  const double total = std::accumulate(doc_lengths.begin(), doc_lengths.end(), 0.0);
+  return total / static_cast<double>(doc_lengths.size());
+}
+
+std::int64_t InvertedIndex::term_id(std::string_view term) const {
+  const auto found = term_lookup_.find(std::string(term));
+  return found == term_lookup_.end() ? -1 : static_cast<std::int64_t>(found->second);
+}
+
+void InvertedIndex::index_terms() {
+  term_lookup_.clear();
+  term_lookup_.reserve(terms.size());
+  for (std::uint32_t t = 0; t < terms.size(); ++t) term_lookup_.emplace(terms[t], t);
+}
+
+InvertedIndex build_index(const dataset::Corpus& corpus, std::string corpus_checksum) {
+  InvertedIndex index;
+  index.corpus_checksum = std::move(corpus_checksum);
+  // First pass: per-document (provisional term id, frequency) pairs, ids in order of first sight.
+  std::unordered_map<std::string, std::uint32_t> provisional;
+  std::vector<std::string> provisional_terms;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> document_terms(corpus.documents.size());
+  std::vector<std::uint32_t> count_in_document;
+  for (std::size_t d = 0; d < corpus.documents.size(); ++d) {
+    const auto& document = corpus.documents[d];
+    index.doc_ids.push_back(document.id);
+    std::vector<std::uint32_t> seen;
+    std::uint32_t length = 0;
+    auto visit = [&](std::string_view token) {
+      ++length;
+      auto [slot, inserted] = provisional.try_emplace(std::string(token), static_cast<std::uint32_t>(provisional_terms.size()));
+      if (inserted) {
+        provisional_terms.emplace_back(token);
+        count_in_document.push_back(0);
+      }
+      if (count_in_document[slot->second]++ == 0) seen.push_back(slot->second);
+    };
+    text::for_each_token(document.title, visit);
+    text::for_each_token(document.text, visit);
+    index.doc_lengths.push_back(length);
+    for (const std::uint32_t term : seen) {
+      document_terms[d].emplace_back(term, count_in_document[term]);
+      count_in_document[term] = 0;
+    }
+  }
+  // Renumber terms in sorted order so that the saved index does not depend on hash order.
+  std::vector<std::uint32_t> order(provisional_terms.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return provisional_terms[a] < provisional_terms[b]; });
+  std::vector<std::uint32_t> final_id(order.size());
+  for (std::uint32_t rank = 0; rank < order.size(); ++rank) {
+    final_id[order[rank]] = rank;
+    index.terms.push_back(std::move(provisional_terms[order[rank]]));
+  }
+  // Second pass: count postings per term, then fill them in document order.
+  index.term_offsets.assign(index.terms.size() + 1, 0);
+  for (const auto& terms : document_terms) {
+    for (const auto& [term, frequency] : terms) ++index.term_offsets[final_id[term] + 1];
+  }
+  std::partial_sum(index.term_offsets.begin(), index.term_offsets.end(), index.term_offsets.begin());
+  index.posting_documents.resize(index.term_offsets.back());
+  index.posting_frequencies.resize(index.term_offsets.back());
+  std::vector<std::uint64_t> cursor(index.term_offsets.begin(), index.term_offsets.end() - 1);
+  for (std::uint32_t d = 0; d < document_terms.size(); ++d) {
+    for (const auto& [term, frequency] : document_terms[d]) {
+      const std::uint64_t slot = cursor[final_id[term]]++;
+      index.posting_documents[slot] = d;
+      index.posting_frequencies[slot] = frequency;
+    }
+  }
+  index.index_terms();
+  return index;
+}
+
+void save_index(const InvertedIndex& index, const std::filesystem::path& path) {
+  io::BinaryWriter payload;
+  payload.put<std::uint64_t>(index.doc_ids.size());
+  for (const auto& id : index.doc_ids) payload.put_string(id);
+  payload.put_vector(index.doc_lengths);
+  payload.put<std::uint64_t>(index.terms.size());
+  for (const auto& term : index.terms) payload.put_string(term);
+  payload.put_vector(index.term_offsets);
+  payload.put_vector(index.posting_documents);
+  payload.put_vector(index.posting_frequencies);
+  const nlohmann::json metadata = {
+      {"documents", index.doc_ids.size()},
+      {"terms", index.terms.size()},
+      {"postings", index.posting_documents.size()},
+      {"corpus_checksum", index.corpus_checksum},
+      {"tokenizer", "lowercase [a-z0-9]+ over title + \" \" + text"},
+  };
+  io::write_artefact(path, kKind, kFormatVersion, metadata, payload.bytes());
+}
+
+InvertedIndex load_index(const std::filesystem::path& path) {
+  const io::Artefact artefact = io::read_artefact(path, kKind, kFormatVersion);
+  io::BinaryReader reader(artefact.payload, path.string());
+  InvertedIndex index;
+  const auto documents = reader.get<std::uint64_t>();
+  for (std::uint64_t d = 0; d < documents; ++d) index.doc_ids.push_back(reader.get_string());
+  index.doc_lengths = reader.get_vector<std::uint32_t>();
+  const auto terms = reader.get<std::uint64_t>();
+  for (std::uint64_t t = 0; t < terms; ++t) index.terms.push_back(reader.get_string());
+  index.term_offsets = reader.get_vector<std::uint64_t>();
+  index.posting_documents = reader.get_vector<std::uint32_t>();
+  index.posting_frequencies = reader.get_vector<std::uint32_t>();
+  index.corpus_checksum = artefact.metadata.value("corpus_checksum", "");
+  const bool consistent = index.doc_lengths.size() == documents &&
+                          index.term_offsets.size() == terms + 1 &&
+                          index.term_offsets.back() == index.posting_documents.size() &&
+                          index.posting_frequencies.size() == index.posting_documents.size() &&
+                          std::all_of(index.posting_documents.begin(), index.posting_documents.end(),
+                                      [&](std::uint32_t d) { return d < documents; });
+  if (!consistent) throw DataError(path.string(), "inconsistent index contents");
+  index.index_terms();
+  return index;
+}
+
+}  // namespace claimrag::bm25

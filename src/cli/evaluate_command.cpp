@@ -1,0 +1,76 @@
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/evaluate_stage.hpp"
+#include "claimrag/experiment/expectations.hpp"
+#include "claimrag/io/table.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const auto& name : names) joined += (joined.empty() ? "" : ",") + name;
+  return joined;
+}
+
+}  // namespace
+
+void add_evaluate_command(CLI::App& root) {
+  struct Options {
+    std::string data;
+    std::string split;
+    std::string run;
+    std::string metrics;
+    std::string out;
+    std::string check;
+    std::string section;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = root.add_subcommand("evaluate", "Score a run (nDCG@k, Recall@k) and check it against frozen values");
+  add_data_option(*command, options->data);
+  command->add_option("--split", options->split, "Qrels split to evaluate against")->required();
+  command->add_option("--run", options->run, "TREC run file")->required();
+  command->add_option("--metrics", options->metrics,
+                      "Metrics, e.g. ndcg@5,10,recall@100 (default: those --check expects, else the config's)");
+  command->add_option("--out", options->out, "Output prefix: writes PREFIX.tsv and PREFIX.json")->required();
+  command->add_option("--check", options->check, "Frozen expected metrics; exit 1 on any deviation");
+  command->add_option("--section", options->section, "Section of --check to compare with (default: the run's tag)");
+  command->callback([options] {
+    const auto run = run::read_trec_run(options->run);
+    const std::string section = options->section.empty() ? run.tag : options->section;
+    std::string metric_list = options->metrics;
+    if (metric_list.empty()) {
+      metric_list = options->check.empty() ? experiment::default_config().evaluation.metrics
+                                           : join(experiment::expected_metrics(options->check, section));
+    }
+    const auto specs = metrics::parse_metric_list(metric_list);
+    const auto qrels = dataset::load_split(options->data, options->split);
+    const auto evaluation = metrics::evaluate_run(run, qrels, specs);
+    if (evaluation.queries_missing_from_run > 0) {
+      spdlog::warn("{} judged queries have no ranking in {}: they score 0", evaluation.queries_missing_from_run, options->run);
+    }
+    if (evaluation.queries_without_judgments > 0) {
+      spdlog::info("{} queries of the run are not judged in split {}: left out", evaluation.queries_without_judgments,
+                   options->split);
+    }
+    experiment::write_evaluation(evaluation, run.tag, options->split, options->out);
+    std::map<std::string, double> computed;
+    for (std::size_t m = 0; m < specs.size(); ++m) {
+      computed[specs[m].name()] = evaluation.mean[m];
+      std::cout << run.tag << '\t' << specs[m].name() << '\t' << io::fixed(evaluation.mean[m], 6) << '\n';
+    }
+    if (options->check.empty()) return;
+    const auto report = experiment::check_section(options->check, section, computed);
+    for (const auto& line : report.lines) std::cout << line.message << '\n';
+    if (report.failures() > 0) {
+      throw CheckFailedError(std::to_string(report.failures()) + " metric(s) deviate from " + options->check);
+    }
+  });
+}
+
+}  // namespace claimrag::cli

@@ -1,0 +1,31 @@
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/bm25_stage.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+
+void add_index_command(CLI::App& root) {
+  struct Options {
+    std::string data;
+    std::string method;
+    std::string out;
+    std::string config;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = root.add_subcommand("index", "Build a retrieval index (BM25) or train a dense model");
+  add_data_option(*command, options->data);
+  add_method_option(*command, options->method);
+  command->add_option("--out", options->out, "Index folder to write")->required();
+  add_config_option(*command, options->config);
+  command->callback([options] {
+    const auto config = config_from(options->config);
+    if (options->method == "bm25") {
+      experiment::index_bm25(options->data, options->out, config);
+    } else {
+      throw UsageError("--method dense is not available in this build");
+    }
+  });
+}
+
+}  // namespace claimrag::cli

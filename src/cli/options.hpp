@@ -1,0 +1,33 @@
+#pragma once
+// Options shared by several subcommands, so that one flag means one thing everywhere.
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <string>
+
+#include "claimrag/experiment/config.hpp"
+
+namespace claimrag::cli {
+
+inline CLI::Option* add_data_option(CLI::App& command, std::string& data) {
+  return command.add_option("--data", data, "BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/)")
+      ->required();
+}
+
+inline CLI::Option* add_config_option(CLI::App& command, std::string& config) {
+  return command.add_option("--config", config,
+                            "Experiment configuration (default: configs/scifact.json if present)");
+}
+
+inline CLI::Option* add_method_option(CLI::App& command, std::string& method) {
+  return command.add_option("--method", method, "Retrieval method")
+      ->required()
+      ->check(CLI::IsMember({"bm25", "dense"}));
+}
+
+/// The configuration named by --config, or the default one.
+inline experiment::ExperimentConfig config_from(const std::string& path) {
+  return path.empty() ? experiment::default_config() : experiment::load_config(path);
+}
+
+}  // namespace claimrag::cli

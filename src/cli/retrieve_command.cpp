@@ -1,0 +1,44 @@
+#include <spdlog/spdlog.h>
+
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/bm25_stage.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+
+void add_retrieve_command(CLI::App& root) {
+  struct Options {
+    std::string data;
+    std::string index;
+    std::string method;
+    std::string split;
+    std::string queries;
+    std::size_t k = 0;
+    std::string out;
+    std::string config;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = root.add_subcommand("retrieve", "Retrieve the top-k documents per query as a TREC run");
+  add_data_option(*command, options->data);
+  command->add_option("--index", options->index, "Index folder written by claimrag index")->required();
+  add_method_option(*command, options->method);
+  auto* split = command->add_option("--split", options->split, "Run the judged queries of this split (qrels/NAME.tsv)");
+  auto* queries = command->add_option("--queries", options->queries, "Run the queries of this BEIR-style queries.jsonl");
+  split->excludes(queries);
+  command->add_option("--k", options->k, "Documents per query (default: the config's depth, 200)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--out", options->out, "TREC run file to write")->required();
+  add_config_option(*command, options->config);
+  command->callback([options] {
+    const auto config = config_from(options->config);
+    const auto queries = experiment::select_queries(options->data, {options->split, options->queries});
+    const std::size_t k = options->k > 0 ? options->k : config.bm25.depth;
+    if (options->method != "bm25") throw UsageError("--method dense is not available in this build");
+    const auto run = experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k);
+    run::write_trec_run(run, options->out);
+    spdlog::info("{} queries, top {} -> {}", queries.size(), k, options->out);
+  });
+}
+
+}  // namespace claimrag::cli

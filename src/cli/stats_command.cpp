@@ -1,0 +1,25 @@
+#include <spdlog/spdlog.h>
+
+#include "claimrag/experiment/stats_stage.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+
+void add_stats_command(CLI::App& root) {
+  struct Options {
+    std::string data;
+    std::string out;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = root.add_subcommand("stats", "Dataset statistics (Table 1) as TSV and JSON");
+  add_data_option(*command, options->data);
+  command->add_option("--out", options->out, "Output folder for table1.tsv and table1.json")->required();
+  command->callback([options] {
+    const auto statistics = experiment::dataset_statistics(options->data);
+    experiment::write_table1(statistics, options->out);
+    spdlog::info("Table 1 -> {}/table1.tsv", options->out);
+  });
+}
+
+}  // namespace claimrag::cli

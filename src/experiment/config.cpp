@@ -1,0 +1,65 @@
+#include "claimrag/experiment/config.hpp"
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/checksum.hpp"
+#include "claimrag/io/strict_json.hpp"
+
+namespace claimrag::experiment {
+namespace {
+
+void read_data(io::StrictObject object, DataConfig& data) {
+  object.read("beir", data.beir);
+  object.read("original", data.original);
+  object.read("train_split", data.train_split);
+  object.read("test_split", data.test_split);
+  object.finish();
+}
+
+void read_bm25(io::StrictObject object, Bm25Config& bm25) {
+  object.read("k1", bm25.parameters.k1);
+  object.read("b", bm25.parameters.b);
+  std::uint64_t depth = bm25.depth;
+  object.read("depth", depth);
+  bm25.depth = depth;
+  object.finish();
+  if (bm25.parameters.k1 < 0) throw UsageError("bm25.k1 must be >= 0");
+  if (bm25.parameters.b < 0 || bm25.parameters.b > 1) throw UsageError("bm25.b must be in [0, 1]");
+  if (bm25.depth == 0) throw UsageError("bm25.depth must be >= 1");
+}
+
+void read_evaluation(io::StrictObject object, EvaluationConfig& evaluation) {
+  object.read("metrics", evaluation.metrics);
+  object.finish();
+}
+
+}  // namespace
+
+ExperimentConfig load_config(const std::filesystem::path& path) {
+  const std::string text = io::read_file(path);
+  ExperimentConfig config;
+  config.source = path.string();
+  config.checksum = io::checksum_hex(text);
+  try {
+    config.as_json = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw UsageError(path.string() + ": not valid JSON: " + error.what());
+  }
+  io::StrictObject top(config.as_json, path.string());
+  top.read("name", config.name);
+  top.read("seed", config.seed);
+  top.read("expected", config.expected);
+  read_data(top.object("data"), config.data);
+  read_bm25(top.object("bm25"), config.bm25);
+  read_evaluation(top.object("evaluation"), config.evaluation);
+  top.finish();
+  return config;
+}
+
+ExperimentConfig default_config() {
+  const std::filesystem::path standard = "configs/scifact.json";
+  if (std::filesystem::exists(standard)) return load_config(standard);
+  return ExperimentConfig{};
+}
+
+}  // namespace claimrag::experiment

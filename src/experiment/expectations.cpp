@@ -1,0 +1,94 @@
+#include "claimrag/experiment/expectations.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+
+namespace claimrag::experiment {
+namespace {
+
+nlohmann::json load_section(const std::filesystem::path& file, const std::string& section) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(io::read_file(file));
+  } catch (const nlohmann::json::parse_error& error) {
+    throw DataError(file.string(), std::string("not valid JSON: ") + error.what());
+  }
+  const auto sections = document.find("sections");
+  if (sections == document.end() || !sections->is_object()) {
+    throw DataError(file.string(), "no \"sections\" object");
+  }
+  const auto found = sections->find(section);
+  if (found == sections->end()) {
+    std::string known;
+    for (const auto& [name, value] : sections->items()) known += (known.empty() ? "" : ", ") + name;
+    throw UsageError(file.string() + " has no section \"" + section + "\" (known: " + known + ")");
+  }
+  return *found;
+}
+
+double number_field(const nlohmann::json& entry, const char* key, const std::string& where) {
+  const auto found = entry.find(key);
+  if (found == entry.end() || !found->is_number()) {
+    throw DataError(where + ": \"" + key + "\" must be a number");
+  }
+  return found->get<double>();
+}
+
+std::string format(double value) {
+  std::ostringstream text;
+  text.precision(9);
+  text << value;
+  return text.str();
+}
+
+}  // namespace
+
+std::size_t CheckReport::failures() const {
+  std::size_t count = 0;
+  for (const auto& line : lines) count += line.ok ? 0 : 1;
+  return count;
+}
+
+std::vector<std::string> expected_metrics(const std::filesystem::path& expected_file,
+                                          const std::string& section) {
+  const nlohmann::json expected = load_section(expected_file, section);
+  std::vector<std::string> names;
+  for (const auto& [metric, entry] : expected.items()) names.push_back(metric);
+  return names;
+}
+
+CheckReport check_section(const std::filesystem::path& expected_file, const std::string& section,
+                          const std::map<std::string, double>& computed) {
+  const nlohmann::json expected_section = load_section(expected_file, section);
+  CheckReport report;
+  for (const auto& [metric, entry] : expected_section.items()) {
+    const std::string where = expected_file.string() + ": " + section + "." + metric;
+    const double expected = number_field(entry, "value", where);
+    const double tolerance = number_field(entry, "tolerance", where);
+    const auto found = computed.find(metric);
+    if (found == computed.end()) {
+      report.lines.push_back({section, metric, false, "FAIL " + section + " " + metric + " was not computed"});
+      continue;
+    }
+    const double value = found->second;
+    bool ok = std::isfinite(value) && std::abs(value - expected) <= tolerance;
+    std::string message = section + " " + metric + " " + format(value) + " (expected " + format(expected) +
+                          " ± " + format(tolerance);
+    if (entry.contains("paper")) {
+      const double paper = number_field(entry, "paper", where);
+      const double paper_tolerance = number_field(entry, "paper_tolerance", where);
+      const bool paper_ok = std::abs(value - paper) <= paper_tolerance;
+      ok = ok && paper_ok;
+      message += "; paper " + format(paper) + " ± " + format(paper_tolerance) + (paper_ok ? "" : " MISSED");
+    }
+    message += ")";
+    report.lines.push_back({section, metric, ok, (ok ? "OK   " : "FAIL ") + message});
+  }
+  return report;
+}
+
+}  // namespace claimrag::experiment

@@ -1,0 +1,43 @@
+#include "claimrag/experiment/stats_stage.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "claimrag/io/atomic_file.hpp"
+
+namespace claimrag::experiment {
+
+dataset::DatasetStatistics dataset_statistics(const std::filesystem::path& beir_folder) {
+  const auto corpus = dataset::load_corpus(beir_folder / "corpus.jsonl");
+  const auto queries = dataset::load_queries(beir_folder / "queries.jsonl");
+  std::map<std::string, dataset::Qrels> splits;
+  for (const auto& name : dataset::available_splits(beir_folder)) {
+    splits.emplace(name, dataset::load_split(beir_folder, name));
+  }
+  return dataset::compute_statistics(corpus, queries, splits);
+}
+
+io::Table table1(const dataset::DatasetStatistics& statistics) {
+  io::Table table{{"statistic", "value"}, {}};
+  table.rows.push_back({"corpus documents", std::to_string(statistics.documents)});
+  for (const auto& split : statistics.splits) table.rows.push_back({split.name + " claims", std::to_string(split.queries)});
+  for (const auto& split : statistics.splits) table.rows.push_back({split.name + " pairs", std::to_string(split.pairs)});
+  table.rows.push_back({"mean document length (tokens)", io::fixed(statistics.mean_document_tokens, 2)});
+  for (const auto& split : statistics.splits) {
+    table.rows.push_back({"mean " + split.name + " claim length (tokens)", io::fixed(split.mean_query_tokens, 2)});
+  }
+  return table;
+}
+
+void write_table1(const dataset::DatasetStatistics& statistics, const std::filesystem::path& out_folder) {
+  nlohmann::json splits = nlohmann::json::object();
+  for (const auto& split : statistics.splits) {
+    splits[split.name] = {{"claims", split.queries}, {"pairs", split.pairs}, {"mean_claim_tokens", split.mean_query_tokens}};
+  }
+  const nlohmann::json json = {{"corpus_documents", statistics.documents},
+                               {"mean_document_tokens", statistics.mean_document_tokens},
+                               {"splits", splits}};
+  io::write_tsv(table1(statistics), out_folder / "table1.tsv");
+  io::write_file_atomically(out_folder / "table1.json", json.dump(2) + "\n");
+}
+
+}  // namespace claimrag::experiment

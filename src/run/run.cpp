@@ -1,0 +1,162 @@
+#include "claimrag/run/run.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/text_lines.hpp"
+
+namespace claimrag::run {
+
+const Ranking* Run::find(const std::string& query_id) const {
+  const auto found = index_.find(query_id);
+  return found == index_.end() ? nullptr : &rankings[found->second];
+}
+
+void Run::reindex() {
+  index_.clear();
+  for (std::size_t i = 0; i < rankings.size(); ++i) {
+    if (!index_.emplace(rankings[i].query_id, i).second) {
+      throw InternalError("run " + tag + " holds query " + rankings[i].query_id + " twice");
+    }
+  }
+}
+
+void Run::add(Ranking ranking) {
+  if (!index_.emplace(ranking.query_id, rankings.size()).second) {
+    throw InternalError("run " + tag + " holds query " + ranking.query_id + " twice");
+  }
+  rankings.push_back(std::move(ranking));
+}
+
+namespace {
+
+struct RunLine {
+  std::size_t line_number;
+  long rank;
+  ScoredDocument document;
+};
+
+std::vector<std::string_view> split_whitespace(std::string_view text) {
+  std::vector<std::string_view> fields;
+  std::size_t position = 0;
+  while (true) {
+    position = text.find_first_not_of(" \t", position);
+    if (position == std::string_view::npos) return fields;
+    const std::size_t end = text.find_first_of(" \t", position);
+    fields.push_back(text.substr(position, end - position));
+    if (end == std::string_view::npos) return fields;
+    position = end;
+  }
+}
+
+template <typename Number>
+bool parse_number(std::string_view text, Number& value) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+Run read_trec_run(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const std::string contents = io::read_file(path);
+  std::vector<std::string> query_order;
+  std::unordered_map<std::string, std::vector<RunLine>> lines_of;
+  Run run;
+  bool have_tag = false;
+  io::for_each_line(contents, [&](const io::Line& line) {
+    if (io::is_blank(line.text)) return;
+    const auto fields = split_whitespace(line.text);
+    if (fields.size() != 6) {
+      throw DataError(source, line.number,
+                      "expected 6 fields (qid Q0 docid rank score tag), found " + std::to_string(fields.size()));
+    }
+    RunLine entry{line.number, 0, {std::string(fields[2]), 0.0}};
+    if (!parse_number(fields[3], entry.rank) || entry.rank < 1) {
+      throw DataError(source, line.number, "rank \"" + std::string(fields[3]) + "\" is not an integer >= 1");
+    }
+    if (!parse_number(fields[4], entry.document.score) || !std::isfinite(entry.document.score)) {
+      throw DataError(source, line.number, "score \"" + std::string(fields[4]) + "\" is not a finite number");
+    }
+    if (!have_tag) {
+      run.tag = std::string(fields[5]);
+      have_tag = true;
+    } else if (fields[5] != run.tag) {
+      throw DataError(source, line.number,
+                      "tag \"" + std::string(fields[5]) + "\" differs from \"" + run.tag + "\": one file holds one run");
+    }
+    const std::string query_id(fields[0]);
+    auto [slot, is_new] = lines_of.try_emplace(query_id);
+    if (is_new) query_order.push_back(query_id);
+    slot->second.push_back(std::move(entry));
+  });
+  if (!have_tag) throw DataError(source, "the run file is empty");
+
+  for (const auto& query_id : query_order) {
+    auto& entries = lines_of[query_id];
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const RunLine& a, const RunLine& b) { return a.rank < b.rank; });
+    Ranking ranking{query_id, {}};
+    std::unordered_map<std::string, std::size_t> seen;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const RunLine& entry = entries[i];
+      if (const auto [first, inserted] = seen.emplace(entry.document.doc_id, entry.line_number); !inserted) {
+        throw DataError(source, entry.line_number,
+                        "document " + entry.document.doc_id + " appears twice for query " + query_id +
+                            " (first on line " + std::to_string(first->second) + ")");
+      }
+      if (i > 0 && entry.rank == entries[i - 1].rank) {
+        throw DataError(source, entry.line_number,
+                        "rank " + std::to_string(entry.rank) + " is given twice for query " + query_id);
+      }
+      if (i > 0 && entry.document.score > entries[i - 1].document.score) {
+        throw DataError(source, entry.line_number,
+                        "score rises with rank for query " + query_id +
+                            ": rank order and score order disagree");
+      }
+      ranking.documents.push_back(entry.document);
+    }
+    run.add(std::move(ranking));
+  }
+  return run;
+}
+
+void write_trec_run(const Run& run, const std::filesystem::path& path) {
+  if (run.tag.empty() || run.tag.find_first_of(" \t\n") != std::string::npos) {
+    throw InternalError("a run tag must be one non-empty word, got \"" + run.tag + "\"");
+  }
+  io::AtomicFile file(path);
+  std::ostream& out = file.stream();
+  char score_text[64];
+  for (const auto& ranking : run.rankings) {
+    for (std::size_t i = 0; i < ranking.documents.size(); ++i) {
+      const auto& document = ranking.documents[i];
+      if (i > 0 && document.score > ranking.documents[i - 1].score) {
+        throw InternalError("run " + run.tag + ": scores rise with rank for query " + ranking.query_id);
+      }
+      const auto written = std::to_chars(score_text, score_text + sizeof score_text, document.score);
+      out << ranking.query_id << " Q0 " << document.doc_id << ' ' << (i + 1) << ' '
+          << std::string_view(score_text, static_cast<std::size_t>(written.ptr - score_text)) << ' '
+          << run.tag << '\n';
+    }
+  }
+  file.commit();
+}
+
+Run truncate(const Run& run, std::size_t depth) {
+  Run truncated;
+  truncated.tag = run.tag;
+  for (const auto& ranking : run.rankings) {
+    Ranking shortened{ranking.query_id, {}};
+    const std::size_t keep = std::min(depth, ranking.documents.size());
+    shortened.documents.assign(ranking.documents.begin(), ranking.documents.begin() + static_cast<long>(keep));
+    truncated.add(std::move(shortened));
+  }
+  return truncated;
+}
+
+}  // namespace claimrag::run
