@@ -5,6 +5,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/artefact.hpp"
+#include "claimrag/text/term_dictionary.hpp"
 #include "claimrag/text/tokenizer.hpp"
 
 namespace claimrag::bm25 {
@@ -20,46 +21,43 @@ double InvertedIndex::average_document_length() const {
 }
 
 std::int64_t InvertedIndex::term_id(std::string_view term) const {
-  const auto found = term_lookup_.find(std::string(term));
-  return found == term_lookup_.end() ? -1 : static_cast<std::int64_t>(found->second);
+  return term_lookup_.find(term);
 }
 
 void InvertedIndex::index_terms() {
-  term_lookup_.clear();
-  term_lookup_.reserve(terms.size());
-  for (std::uint32_t t = 0; t < terms.size(); ++t) term_lookup_.emplace(terms[t], t);
+  term_lookup_ = text::TermDictionary();
+  for (const auto& term : terms) term_lookup_.intern(term);
 }
 
 InvertedIndex build_index(const dataset::Corpus& corpus, std::string corpus_checksum) {
   InvertedIndex index;
   index.corpus_checksum = std::move(corpus_checksum);
   // First pass: per-document (provisional term id, frequency) pairs, ids in order of first sight.
-  std::unordered_map<std::string, std::uint32_t> provisional;
-  std::vector<std::string> provisional_terms;
+  text::TermDictionary provisional;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> document_terms(corpus.documents.size());
   std::vector<std::uint32_t> count_in_document;
+  std::vector<std::uint32_t> seen;
   for (std::size_t d = 0; d < corpus.documents.size(); ++d) {
     const auto& document = corpus.documents[d];
     index.doc_ids.push_back(document.id);
-    std::vector<std::uint32_t> seen;
+    seen.clear();
     std::uint32_t length = 0;
     auto visit = [&](std::string_view token) {
       ++length;
-      auto [slot, inserted] = provisional.try_emplace(std::string(token), static_cast<std::uint32_t>(provisional_terms.size()));
-      if (inserted) {
-        provisional_terms.emplace_back(token);
-        count_in_document.push_back(0);
-      }
-      if (count_in_document[slot->second]++ == 0) seen.push_back(slot->second);
+      const std::uint32_t term = provisional.intern(token);
+      if (term == count_in_document.size()) count_in_document.push_back(0);
+      if (count_in_document[term]++ == 0) seen.push_back(term);
     };
     text::for_each_token(document.title, visit);
     text::for_each_token(document.text, visit);
     index.doc_lengths.push_back(length);
+    document_terms[d].reserve(seen.size());
     for (const std::uint32_t term : seen) {
       document_terms[d].emplace_back(term, count_in_document[term]);
       count_in_document[term] = 0;
     }
   }
+  const auto& provisional_terms = provisional.terms();
   // Renumber terms in sorted order so that the saved index does not depend on hash order.
   std::vector<std::uint32_t> order(provisional_terms.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -68,7 +66,7 @@ InvertedIndex build_index(const dataset::Corpus& corpus, std::string corpus_chec
   std::vector<std::uint32_t> final_id(order.size());
   for (std::uint32_t rank = 0; rank < order.size(); ++rank) {
     final_id[order[rank]] = rank;
-    index.terms.push_back(std::move(provisional_terms[order[rank]]));
+    index.terms.push_back(provisional_terms[order[rank]]);
   }
   // Second pass: count postings per term, then fill them in document order.
   index.term_offsets.assign(index.terms.size() + 1, 0);

@@ -18,7 +18,7 @@ std::int64_t Corpus::find(const std::string& id) const {
 Corpus load_corpus(const std::filesystem::path& corpus_jsonl) {
   Corpus corpus;
   std::unordered_map<std::string, std::size_t> line_of;
-  for_each_json_object(corpus_jsonl, [&](simdjson::dom::object object, std::size_t line) {
+  corpus.checksum = for_each_json_object(corpus_jsonl, [&](simdjson::dom::object object, std::size_t line) {
     const FieldReader fields(object, corpus_jsonl, line);
     Document document{fields.identifier("_id"), fields.optional_string("title", ""),
                       fields.string("text")};

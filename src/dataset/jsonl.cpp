@@ -1,11 +1,12 @@
 #include "claimrag/dataset/jsonl.hpp"
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/checksum.hpp"
 #include "claimrag/io/text_lines.hpp"
 
 namespace claimrag::dataset {
 
-void for_each_json_object(
+std::string for_each_json_object(
     const std::filesystem::path& path,
     const std::function<void(simdjson::dom::object object, std::size_t line)>& visit) {
   simdjson::padded_string contents;
@@ -31,6 +32,7 @@ void for_each_json_object(
     }
     visit(object, line.number);
   });
+  return io::checksum_hex(all);
 }
 
 namespace {

@@ -25,7 +25,7 @@ void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem:
                 const ExperimentConfig& config) {
   const auto corpus_path = beir_folder / "corpus.jsonl";
   const auto corpus = dataset::load_corpus(corpus_path);
-  const std::string checksum = io::file_checksum(corpus_path);
+  const std::string& checksum = corpus.checksum;
   const auto index = bm25::build_index(corpus, checksum);
   bm25::save_index(index, out_folder / kBm25IndexFile);
   write_meta(out_folder, config,

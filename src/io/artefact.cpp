@@ -1,5 +1,7 @@
 #include "claimrag/io/artefact.hpp"
 
+#include <xxhash.h>
+
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
@@ -37,28 +39,36 @@ std::string BinaryReader::get_string() {
 void write_artefact(const std::filesystem::path& path, std::string_view kind,
                     std::uint32_t format_version, const nlohmann::json& metadata,
                     std::string_view payload) {
-  BinaryWriter writer;
-  for (const char c : kMagic) writer.put(c);
-  writer.put_string(kind);
-  writer.put(format_version);
+  BinaryWriter header;
+  for (const char c : kMagic) header.put(c);
+  header.put_string(kind);
+  header.put(format_version);
   const std::string metadata_text = metadata.dump();
-  writer.put<std::uint64_t>(metadata_text.size());
-  std::string bytes = writer.take();
-  bytes += metadata_text;
+  header.put<std::uint64_t>(metadata_text.size());
   BinaryWriter payload_header;
   payload_header.put<std::uint64_t>(payload.size());
-  bytes += payload_header.bytes();
-  bytes += payload;
+  // The payload is streamed to the file and hashed in pieces rather than copied into one buffer.
+  const std::string_view pieces[] = {header.bytes(), metadata_text, payload_header.bytes(), payload};
+  XXH64_state_t* state = XXH64_createState();
+  XXH64_reset(state, 0);
+  AtomicFile file(path, /*binary=*/true);
+  for (const std::string_view piece : pieces) {
+    XXH64_update(state, piece.data(), piece.size());
+    file.stream().write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  }
   BinaryWriter trailer;
-  trailer.put<std::uint64_t>(xxh64(bytes));
-  bytes += trailer.bytes();
-  write_file_atomically(path, bytes, /*binary=*/true);
+  trailer.put<std::uint64_t>(XXH64_digest(state));
+  XXH64_freeState(state);
+  file.stream().write(trailer.bytes().data(), static_cast<std::streamsize>(trailer.bytes().size()));
+  file.commit();
 }
 
 Artefact read_artefact(const std::filesystem::path& path, std::string_view expected_kind,
                        std::uint32_t expected_version) {
   const std::string source = path.string();
-  const std::string bytes = read_file(path);
+  Artefact artefact;
+  artefact.bytes = read_file(path);
+  const std::string& bytes = artefact.bytes;
   if (bytes.size() < kMagic.size() + sizeof(std::uint64_t) ||
       std::string_view(bytes).substr(0, kMagic.size()) != kMagic) {
     throw DataError(source, "not a claimrag artefact (no CLAIMRAG header)");
@@ -79,7 +89,6 @@ Artefact read_artefact(const std::filesystem::path& path, std::string_view expec
     throw DataError(source, "format version " + std::to_string(version) + ", this claimrag reads " +
                                 std::to_string(expected_version) + ": rebuild it");
   }
-  Artefact artefact;
   const auto metadata_size = reader.get<std::uint64_t>();
   if (metadata_size > reader.remaining()) throw DataError(source, "truncated metadata");
   const std::size_t metadata_start = body.size() - reader.remaining();
@@ -91,7 +100,7 @@ Artefact read_artefact(const std::filesystem::path& path, std::string_view expec
   BinaryReader rest(body.substr(metadata_start + metadata_size), source);
   const auto payload_size = rest.get<std::uint64_t>();
   if (payload_size != rest.remaining()) throw DataError(source, "payload size does not match the file");
-  artefact.payload = std::string(body.substr(body.size() - payload_size));
+  artefact.payload = body.substr(body.size() - payload_size);
   return artefact;
 }
 

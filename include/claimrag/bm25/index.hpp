@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "claimrag/dataset/beir.hpp"
+#include "claimrag/text/term_dictionary.hpp"
 
 namespace claimrag::bm25 {
 
@@ -32,7 +32,7 @@ struct InvertedIndex {
   void index_terms();
 
  private:
-  std::unordered_map<std::string, std::uint32_t> term_lookup_;
+  text::TermDictionary term_lookup_;  ///< ids equal positions in `terms`
 };
 
 /// Tokenizes every document's title + " " + text with the paper's tokenizer and inverts it.

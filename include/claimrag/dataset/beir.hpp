@@ -28,6 +28,7 @@ struct Document {
 struct Corpus {
   std::vector<Document> documents;
   std::unordered_map<std::string, std::uint32_t> position;
+  std::string checksum;  ///< io::checksum_hex of the corpus file's bytes
   /// The index of `id`, or -1 when the corpus has no such document.
   [[nodiscard]] std::int64_t find(const std::string& id) const;
 };

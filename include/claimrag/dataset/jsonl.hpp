@@ -13,8 +13,9 @@
 namespace claimrag::dataset {
 
 /// Calls `visit(object, line_number)` for every non-blank line of the file, which must be a JSON
-/// object. Throws DataError for a missing file or a malformed line.
-void for_each_json_object(
+/// object. Throws DataError for a missing file or a malformed line. Returns the checksum
+/// (io::checksum_hex) of the file's bytes, so callers need not read the file twice.
+std::string for_each_json_object(
     const std::filesystem::path& path,
     const std::function<void(simdjson::dom::object object, std::size_t line)>& visit);
 

@@ -73,10 +73,11 @@ class BinaryReader {
   std::string source_;
 };
 
-/// What a loaded artefact holds besides its kind and version.
+/// What a loaded artefact holds besides its kind and version. `payload` views into `bytes`.
 struct Artefact {
   nlohmann::json metadata;
-  std::string payload;
+  std::string bytes;
+  std::string_view payload;
 };
 
 /// Writes an artefact atomically (temporary file, then rename).
