@@ -15,8 +15,11 @@
 // ‖∇f(v)‖₂ ≤ tol·max(min(n₊, n₋), 1)/n·‖∇f(0)‖₂ (tol = 1e-4; n₊, n₋ the class counts), or after
 // max_iter = 200 iterations. By strong convexity its answer is then within that same bound of
 // v* in Euclidean norm: for the reranker's ~81,000 rows with ~1% positives, ≤ ~1e-6·‖∇f(0)‖₂.
-// Measured on the benchmark's synthetic set, scikit-learn 1.2.1 lands within the figures given
-// in tests/bench/bench_tfidf_logreg.cpp. We match v* itself, not liblinear's stopping point.
+// In practice it stops far closer. On the benchmark's synthetic set (80,900 × 5, 786
+// positives, raw features; tests/bench/bench_tfidf_logreg.cpp) scikit-learn 1.2.1 stops after
+// 13 iterations with weights within 3.3e-5 relative of v* (‖v − v*‖₂ = 1.2e-3 against a
+// bound of 0.15) and probabilities within 2.4e-5; with tol=1e-12 it agrees with v* to 6e-10
+// relative. We match v* itself, not liblinear's stopping point.
 //
 // Features are used raw: scikit-learn's LogisticRegression standardises nothing by itself.
 
