@@ -1,0 +1,75 @@
+#include <gtest/gtest.h>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/run/run.hpp"
+#include "support/temp_folder.hpp"
+
+using namespace claimrag;
+using claimrag::testing::expect_error;
+using claimrag::testing::TempFolder;
+
+TEST(TrecRun, WriteThenReadGivesTheSameRun) {
+  TempFolder folder;
+  run::Run written;
+  written.tag = "bm25";
+  written.add({"q2", {{"d9", 3.25}, {"d1", 0.1}, {"d3", 0.1}}});
+  written.add({"q1", {{"d1", 1.0 / 3.0}}});
+  run::write_trec_run(written, folder.path() / "r.trec");
+  EXPECT_EQ(io::read_file(folder.path() / "r.trec"),
+            "q2 Q0 d9 1 3.25 bm25\nq2 Q0 d1 2 0.1 bm25\nq2 Q0 d3 3 0.1 bm25\nq1 Q0 d1 1 0.3333333333333333 bm25\n");
+  const auto read = run::read_trec_run(folder.path() / "r.trec");
+  EXPECT_EQ(read.tag, "bm25");
+  ASSERT_EQ(read.rankings.size(), 2u);
+  EXPECT_EQ(read.rankings[0].query_id, "q2");
+  ASSERT_NE(read.find("q1"), nullptr);
+  EXPECT_EQ(read.find("q1")->documents[0].score, 1.0 / 3.0);  // shortest form round-trips exactly
+  EXPECT_EQ(read.find("q2")->documents[2].doc_id, "d3");       // the tie keeps its written order
+  EXPECT_EQ(read.find("zz"), nullptr);
+}
+
+TEST(TrecRun, ReadSortsByRankAndAcceptsTabsAndCrlf) {
+  TempFolder folder;
+  const auto path = folder.write("r.trec", "q1 Q0 b 2 1.0 t\r\nq1\tQ0\ta\t1\t2.0\tt\r\n");
+  const auto run = run::read_trec_run(path);
+  ASSERT_EQ(run.rankings[0].documents.size(), 2u);
+  EXPECT_EQ(run.rankings[0].documents[0].doc_id, "a");
+}
+
+TEST(TrecRun, RefusesMalformedLinesNamingFileAndLine) {
+  TempFolder folder;
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("a", "q1 Q0 d1 1 0.5\n")); }, "a:1: expected 6 fields");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("b", "q1 Q0 d1 0 0.5 t\n")); }, "b:1: rank \"0\"");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("c", "q1 Q0 d1 1 nan t\n")); }, "c:1: score \"nan\"");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("d", "q1 Q0 d1 1 2 t\nq1 Q0 d1 2 1 t\n")); },
+                          "d:2: document d1 appears twice for query q1 (first on line 1)");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("e", "q1 Q0 d1 1 2 t\nq1 Q0 d2 1 1 t\n")); },
+                          "rank 1 is given twice for query q1");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("f", "q1 Q0 d1 1 1 t\nq1 Q0 d2 2 5 t\n")); },
+                          "f:2: score rises with rank");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("g", "q1 Q0 d1 1 1 t\nq2 Q0 d2 1 1 u\n")); },
+                          "g:2: tag \"u\" differs");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("h", "\n")); }, "h: the run file is empty");
+  expect_error<DataError>([&] { run::read_trec_run(folder.path() / "none"); }, "none: no such file");
+}
+
+TEST(TrecRun, WritingRisingScoresIsABugAndLeavesNoFile) {
+  TempFolder folder;
+  run::Run bad;
+  bad.tag = "x";
+  bad.add({"q", {{"a", 1.0}, {"b", 2.0}}});
+  EXPECT_THROW(run::write_trec_run(bad, folder.path() / "bad.trec"), InternalError);
+  EXPECT_FALSE(std::filesystem::exists(folder.path() / "bad.trec"));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder.path()), std::filesystem::directory_iterator()), 0);
+}
+
+TEST(TrecRun, TruncateKeepsTheFirstDocuments) {
+  run::Run full;
+  full.tag = "t";
+  full.add({"q", {{"a", 3}, {"b", 2}, {"c", 1}}});
+  full.add({"r", {{"a", 1}}});
+  const auto cut = run::truncate(full, 2);
+  EXPECT_EQ(cut.find("q")->documents.size(), 2u);
+  EXPECT_EQ(cut.find("q")->documents[1].doc_id, "b");
+  EXPECT_EQ(cut.find("r")->documents.size(), 1u);
+}
