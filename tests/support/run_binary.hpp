@@ -1,0 +1,37 @@
+#pragma once
+// Runs the claimrag binary as a user would and captures its exit code and output.
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace claimrag::testing {
+
+struct Outcome {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Runs `claimrag <arguments>` from the source folder; `scratch` holds the captured streams.
+inline Outcome run_claimrag(const std::string& arguments, const std::filesystem::path& scratch) {
+  const auto out = scratch / "stdout.txt";
+  const auto err = scratch / "stderr.txt";
+  const std::string command = "cd '" + std::string(CLAIMRAG_SOURCE_DIR) + "' && '" + CLAIMRAG_BINARY + "' " +
+                              arguments + " > '" + out.string() + "' 2> '" + err.string() + "' < /dev/null";
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+}
+
+}  // namespace claimrag::testing

@@ -1,0 +1,116 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "claimrag/error.hpp"
+#include "claimrag/metrics/ranking.hpp"
+
+using namespace claimrag;
+using metrics::MetricSpec;
+using metrics::RankingMetric;
+
+namespace {
+std::vector<run::ScoredDocument> ranking_of(const std::vector<std::string>& ids) {
+  std::vector<run::ScoredDocument> documents;
+  double score = 100;
+  for (const auto& id : ids) documents.push_back({id, score--});
+  return documents;
+}
+}  // namespace
+
+TEST(MetricList, ParsesNamesAndRepeatedCutoffs) {
+  const auto specs = metrics::parse_metric_list("ndcg@5,10,recall@100");
+  ASSERT_EQ(specs.size(), 3u);
+  EXPECT_EQ(specs[0], (MetricSpec{RankingMetric::ndcg, 5}));
+  EXPECT_EQ(specs[1], (MetricSpec{RankingMetric::ndcg, 10}));
+  EXPECT_EQ(specs[2], (MetricSpec{RankingMetric::recall, 100}));
+  EXPECT_EQ(specs[2].name(), "recall@100");
+}
+
+TEST(MetricList, RefusesUnknownNamesBadCutoffsAndDuplicates) {
+  EXPECT_THROW(metrics::parse_metric_list("map@10"), UsageError);
+  EXPECT_THROW(metrics::parse_metric_list("ndcg@0"), UsageError);
+  EXPECT_THROW(metrics::parse_metric_list("ndcg@ten"), UsageError);
+  EXPECT_THROW(metrics::parse_metric_list("10"), UsageError);
+  EXPECT_THROW(metrics::parse_metric_list("ndcg@10,ndcg@10"), UsageError);
+  EXPECT_THROW(metrics::parse_metric_list(""), UsageError);
+}
+
+TEST(Ndcg, MatchesAHandComputation) {
+  // Relevant: a, c, x (x never retrieved). Ranking: a b c.
+  const std::map<std::string, int> judgments{{"a", 1}, {"c", 1}, {"x", 1}, {"b", 0}};
+  const auto ranking = ranking_of({"a", "b", "c"});
+  const double dcg = 1.0 + 1.0 / std::log2(4.0);
+  const double ideal3 = 1.0 + 1.0 / std::log2(3.0) + 1.0 / std::log2(4.0);
+  EXPECT_NEAR(metrics::ndcg_at(ranking, judgments, 3), dcg / ideal3, 1e-15);
+  // Cutoff 1: only a; ideal is one relevant document.
+  EXPECT_DOUBLE_EQ(metrics::ndcg_at(ranking, judgments, 1), 1.0);
+  // Cutoff beyond the list: scored on what there is, ideal over min(k, R) = 3.
+  EXPECT_NEAR(metrics::ndcg_at(ranking, judgments, 10), dcg / ideal3, 1e-15);
+}
+
+TEST(Ndcg, PerfectAndEmptyRankings) {
+  const std::map<std::string, int> judgments{{"a", 1}, {"b", 2}};
+  EXPECT_DOUBLE_EQ(metrics::ndcg_at(ranking_of({"b", "a", "z"}), judgments, 10), 1.0);  // grades > 0 are binary
+  EXPECT_EQ(metrics::ndcg_at({}, judgments, 10), 0.0);
+  EXPECT_EQ(metrics::ndcg_at(ranking_of({"z", "y"}), judgments, 10), 0.0);
+}
+
+TEST(Recall, CountsRelevantInTheTopK) {
+  const std::map<std::string, int> judgments{{"a", 1}, {"c", 1}, {"x", 1}};
+  const auto ranking = ranking_of({"a", "b", "c"});
+  EXPECT_DOUBLE_EQ(metrics::recall_at(ranking, judgments, 1), 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(metrics::recall_at(ranking, judgments, 2), 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(metrics::recall_at(ranking, judgments, 3), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(metrics::recall_at(ranking, judgments, 100), 2.0 / 3.0);
+}
+
+TEST(EvaluateRun, DecidesWhichQueriesCount) {
+  dataset::Qrels qrels;
+  qrels.judgments["q1"] = {{"a", 1}};
+  qrels.judgments["q2"] = {{"b", 1}};               // absent from the run: scores 0
+  qrels.judgments["q3"] = {{"c", 0}};               // nothing relevant: left out
+  qrels.query_order = {"q1", "q2", "q3"};
+  run::Run run;
+  run.tag = "t";
+  run.add({"q1", ranking_of({"z", "a"})});
+  run.add({"q9", ranking_of({"a"})});               // not judged: left out
+  const auto evaluation = metrics::evaluate_run(run, qrels, metrics::parse_metric_list("ndcg@10,recall@1"));
+  EXPECT_EQ(evaluation.query_ids, (std::vector<std::string>{"q1", "q2"}));
+  EXPECT_EQ(evaluation.queries_missing_from_run, 1u);
+  EXPECT_EQ(evaluation.queries_without_judgments, 1u);
+  EXPECT_EQ(evaluation.queries_without_relevant, 1u);
+  EXPECT_NEAR(evaluation.per_query[0][0], 1.0 / std::log2(3.0), 1e-15);
+  EXPECT_EQ(evaluation.per_query[1][0], 0.0);
+  EXPECT_NEAR(evaluation.mean[0], (1.0 / std::log2(3.0)) / 2.0, 1e-15);
+  EXPECT_EQ(evaluation.mean[1], 0.0);
+}
+
+TEST(EvaluateRun, BruteForceAgreesOnRandomRankings) {
+  // An independent formulation: DCG from the full gain vector, IDCG from the sorted gains.
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 50; ++trial) {
+    std::vector<std::string> ids;
+    for (int i = 0; i < 30; ++i) ids.push_back("d" + std::to_string(i));
+    std::shuffle(ids.begin(), ids.end(), rng);
+    std::map<std::string, int> judgments;
+    for (int i = 0; i < 40; i += 1 + static_cast<int>(rng() % 5)) judgments["d" + std::to_string(i)] = 1;
+    const auto ranking = ranking_of(ids);
+    for (const std::size_t k : {1u, 5u, 10u, 50u}) {
+      std::vector<double> gains;
+      for (const auto& id : ids) gains.push_back(judgments.count(id) ? 1.0 : 0.0);
+      std::vector<double> ideal(judgments.size(), 1.0);
+      auto dcg = [&](const std::vector<double>& g) {
+        double sum = 0;
+        for (std::size_t i = 0; i < std::min(k, g.size()); ++i) sum += g[i] / std::log2(static_cast<double>(i) + 2);
+        return sum;
+      };
+      EXPECT_NEAR(metrics::ndcg_at(ranking, judgments, k), dcg(gains) / dcg(ideal), 1e-12);
+      double hits = 0;
+      for (std::size_t i = 0; i < std::min(k, gains.size()); ++i) hits += gains[i];
+      EXPECT_NEAR(metrics::recall_at(ranking, judgments, k), hits / static_cast<double>(judgments.size()), 1e-15);
+    }
+  }
+}
