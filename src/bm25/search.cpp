@@ -10,16 +10,20 @@ namespace claimrag::bm25 {
 Searcher::Searcher(const InvertedIndex& index, Bm25Parameters parameters)
     : index_(index), parameters_(parameters) {
   const double documents = static_cast<double>(index.document_count());
-  idf_.resize(index.terms.size());
-  for (std::size_t t = 0; t < idf_.size(); ++t) {
-    const double df = static_cast<double>(index.term_offsets[t + 1] - index.term_offsets[t]);
-    idf_[t] = std::log(1.0 + (documents - df + 0.5) / (df + 0.5));
-  }
   const double average_length = index.average_document_length();
-  length_norm_.resize(index.document_count());
-  for (std::size_t d = 0; d < length_norm_.size(); ++d) {
+  std::vector<double> length_norm(index.document_count());
+  for (std::size_t d = 0; d < length_norm.size(); ++d) {
     const double relative_length = average_length > 0 ? index.doc_lengths[d] / average_length : 0.0;
-    length_norm_[d] = parameters.k1 * (1.0 - parameters.b + parameters.b * relative_length);
+    length_norm[d] = parameters.k1 * (1.0 - parameters.b + parameters.b * relative_length);
+  }
+  impacts_.resize(index.posting_documents.size());
+  for (std::size_t t = 0; t < index.terms.size(); ++t) {
+    const double df = static_cast<double>(index.term_offsets[t + 1] - index.term_offsets[t]);
+    const double idf = std::log(1.0 + (documents - df + 0.5) / (df + 0.5));
+    for (std::uint64_t p = index.term_offsets[t]; p < index.term_offsets[t + 1]; ++p) {
+      const double frequency = index.posting_frequencies[p];
+      impacts_[p] = idf * frequency * (parameters.k1 + 1.0) / (frequency + length_norm[index.posting_documents[p]]);
+    }
   }
 }
 
@@ -32,68 +36,78 @@ std::vector<std::uint32_t> Searcher::query_terms(std::string_view query) const {
   return terms;
 }
 
-double Searcher::term_weight(std::uint32_t term, std::uint64_t posting) const {
-  const double frequency = index_.posting_frequencies[posting];
-  const std::uint32_t document = index_.posting_documents[posting];
-  return idf_[term] * frequency * (parameters_.k1 + 1.0) / (frequency + length_norm_[document]);
+void Searcher::accumulate(const std::vector<std::uint32_t>& terms, std::vector<double>& scores) const {
+  const std::uint32_t* documents = index_.posting_documents.data();
+  const double* impacts = impacts_.data();
+  for (const std::uint32_t term : terms) {
+    for (std::uint64_t p = index_.term_offsets[term]; p < index_.term_offsets[term + 1]; ++p) {
+      scores[documents[p]] += impacts[p];
+    }
+  }
 }
 
 std::vector<double> Searcher::score_all(std::string_view query) const {
   std::vector<double> scores(index_.document_count(), 0.0);
-  for (const std::uint32_t term : query_terms(query)) {
-    for (std::uint64_t p = index_.term_offsets[term]; p < index_.term_offsets[term + 1]; ++p) {
-      scores[index_.posting_documents[p]] += term_weight(term, p);
-    }
-  }
+  accumulate(query_terms(query), scores);
   return scores;
 }
 
 double Searcher::score(std::string_view query, std::uint32_t document) const {
+  // The same additions in the same order as accumulate(), so the value equals search()'s.
   double total = 0.0;
   for (const std::uint32_t term : query_terms(query)) {
     const auto begin = index_.posting_documents.begin() + static_cast<long>(index_.term_offsets[term]);
     const auto end = index_.posting_documents.begin() + static_cast<long>(index_.term_offsets[term + 1]);
     const auto found = std::lower_bound(begin, end, document);
-    if (found != end && *found == document) {
-      total += term_weight(term, static_cast<std::uint64_t>(found - index_.posting_documents.begin()));
-    }
+    if (found != end && *found == document) total += impacts_[static_cast<std::size_t>(found - index_.posting_documents.begin())];
   }
   return total;
 }
 
 std::vector<Hit> Searcher::search(std::string_view query, std::size_t k) const {
-  // Term-at-a-time accumulation into a dense score array; `touched` lists the matched documents.
   std::vector<double> scores(index_.document_count(), 0.0);
-  std::vector<char> matched(index_.document_count(), 0);
-  std::vector<std::uint32_t> touched;
-  for (const std::uint32_t term : query_terms(query)) {
-    for (std::uint64_t p = index_.term_offsets[term]; p < index_.term_offsets[term + 1]; ++p) {
-      const std::uint32_t document = index_.posting_documents[p];
-      scores[document] += term_weight(term, p);
-      if (!matched[document]) {
-        matched[document] = 1;
-        touched.push_back(document);
-      }
-    }
-  }
-  std::vector<Hit> hits;
-  hits.reserve(touched.size());
-  for (const std::uint32_t document : touched) hits.push_back({document, scores[document]});
+  return search(query, k, scores);
+}
+
+std::vector<Hit> Searcher::search(std::string_view query, std::size_t k, std::vector<double>& scores) const {
+  accumulate(query_terms(query), scores);
+  // Every impact is positive, so a document matched a query token exactly when its score is
+  // positive. A bounded heap keeps the best k; `worse` orders by score, then later document, so
+  // the heap's front is the hit to evict and documents scanned later lose ties.
   const auto better = [](const Hit& a, const Hit& b) {
     return a.score != b.score ? a.score > b.score : a.document < b.document;
   };
-  const std::size_t keep = std::min(k, hits.size());
-  std::partial_sort(hits.begin(), hits.begin() + static_cast<long>(keep), hits.end(), better);
-  hits.resize(keep);
-  return hits;
+  std::vector<Hit> heap;
+  heap.reserve(k + 1);
+  for (std::uint32_t d = 0; d < scores.size(); ++d) {
+    const double score = scores[d];
+    if (score <= 0.0) continue;
+    scores[d] = 0.0;
+    if (heap.size() < k) {
+      heap.push_back({d, score});
+      std::push_heap(heap.begin(), heap.end(), better);
+    } else if (k > 0 && score > heap.front().score) {
+      std::pop_heap(heap.begin(), heap.end(), better);
+      heap.back() = {d, score};
+      std::push_heap(heap.begin(), heap.end(), better);
+    }
+  }
+  std::sort_heap(heap.begin(), heap.end(), better);
+  return heap;
 }
 
 std::vector<std::vector<Hit>> Searcher::search_many(const std::vector<std::string_view>& queries,
                                                     std::size_t k) const {
   std::vector<std::vector<Hit>> results(queries.size());
   const long count = static_cast<long>(queries.size());
-#pragma omp parallel for schedule(dynamic, 8)
-  for (long q = 0; q < count; ++q) results[static_cast<std::size_t>(q)] = search(queries[static_cast<std::size_t>(q)], k);
+#pragma omp parallel
+  {
+    std::vector<double> scores(index_.document_count(), 0.0);
+#pragma omp for schedule(dynamic, 8)
+    for (long q = 0; q < count; ++q) {
+      results[static_cast<std::size_t>(q)] = search(queries[static_cast<std::size_t>(q)], k, scores);
+    }
+  }
   return results;
 }
 

@@ -35,6 +35,10 @@ class Searcher {
   /// corpus order (the earlier document first).
   [[nodiscard]] std::vector<Hit> search(std::string_view query, std::size_t k) const;
 
+  /// search() reusing `scores` (document_count() zeros on entry, zeros again on return) so that
+  /// repeated queries allocate nothing large.
+  [[nodiscard]] std::vector<Hit> search(std::string_view query, std::size_t k, std::vector<double>& scores) const;
+
   /// The BM25 score of every document for `query` (zero where no token matches).
   [[nodiscard]] std::vector<double> score_all(std::string_view query) const;
 
@@ -51,12 +55,14 @@ class Searcher {
  private:
   /// Term ids of the query's tokens in query order, repeats kept, unknown tokens dropped.
   [[nodiscard]] std::vector<std::uint32_t> query_terms(std::string_view query) const;
-  [[nodiscard]] double term_weight(std::uint32_t term, std::uint64_t posting) const;
+  /// Adds every query-term occurrence's contribution into `scores`, in query order.
+  void accumulate(const std::vector<std::uint32_t>& terms, std::vector<double>& scores) const;
 
   const InvertedIndex& index_;
   Bm25Parameters parameters_;
-  std::vector<double> idf_;              ///< per term
-  std::vector<double> length_norm_;      ///< per document: k1·(1 − b + b·|d|/avgdl)
+  /// Per posting: idf(t)·tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl)), computed once, since a query
+  /// then costs one addition per posting of its terms.
+  std::vector<double> impacts_;
 };
 
 /// Turns hits into a run ranking with document ids from the index.
