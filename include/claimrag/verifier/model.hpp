@@ -7,6 +7,10 @@
 // layer runs with query_len = 1: keys and values for every token, everything after the attention
 // weights for [CLS] alone. The logits are the same as a full layer's; the cost drops ~4×.
 // The embedding sum is not layer-normalised (BERT's is): the first residual's norm follows it.
+// A consequence of one layer read at [CLS]: its query does not depend on the input, so relating
+// a claim token to a sentence token must emerge from the attention-pooled values through the
+// feed-forward block. It does (the unit tests overfit such a task), but slowly; a second layer
+// would let every token attend first.
 
 #include <cstddef>
 #include <random>

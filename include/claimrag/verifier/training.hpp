@@ -8,6 +8,8 @@
 // Scoring likewise cuts the pairs into fixed batches. Every product thus runs inside a parallel
 // region, where Eigen does not spawn threads of its own, so the results are byte-identical
 // whatever the thread count (they depend on chunk_size, which is why it is an option).
+// Each step ends at a barrier, so on a machine shared with other work OMP_WAIT_POLICY=passive
+// keeps idle threads from spinning on the cores the working ones need.
 
 #include <cstddef>
 #include <cstdint>
