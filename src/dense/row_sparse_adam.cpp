@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <string>
 
 #include "claimrag/error.hpp"
@@ -16,8 +17,12 @@ RowSparseAdam<Scalar>::RowSparseAdam(nn::ParameterRegistry<Scalar>& registry, nn
   }
   for (std::size_t i = 0; i < registry_.size(); ++i) {
     const auto& value = registry_[i].value;
-    first_moment_.push_back(nn::Matrix<Scalar>::Zero(value.rows(), value.cols()));
-    second_moment_.push_back(nn::Matrix<Scalar>::Zero(value.rows(), value.cols()));
+    const auto entries = static_cast<std::size_t>(value.size());
+    for (auto* moments : {&first_moment_, &second_moment_}) {
+      auto* buffer = static_cast<Scalar*>(std::calloc(std::max<std::size_t>(entries, 1), sizeof(Scalar)));
+      if (buffer == nullptr) throw std::bad_alloc();
+      moments->emplace_back(buffer);
+    }
     active_.emplace_back();
     is_active_.emplace_back(static_cast<std::size_t>(value.rows()), 0);
     pending_.emplace_back();
@@ -73,16 +78,17 @@ void RowSparseAdam<Scalar>::step() {
     }
     auto& parameter = registry_[i];
     const auto& rows = active_[i];
-    auto& first = first_moment_[i];
-    auto& second = second_moment_[i];
+    Scalar* first = first_moment_[i].get();
+    Scalar* second = second_moment_[i].get();
+    const Eigen::Index cols = parameter.value.cols();
     // Forking threads costs more than updating fewer than about a million entries.
     const bool large = static_cast<double>(rows.size()) * static_cast<double>(parameter.value.cols()) >= 1 << 20;
 #pragma omp parallel for schedule(static) if (large)
     for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(rows.size()); ++k) {
       const Eigen::Index r = rows[static_cast<std::size_t>(k)];
       auto gradient = parameter.grad.row(r).array();
-      auto m = first.row(r).array();
-      auto v = second.row(r).array();
+      auto m = Eigen::Map<nn::RowVector<Scalar>>(first + r * cols, cols).array();
+      auto v = Eigen::Map<nn::RowVector<Scalar>>(second + r * cols, cols).array();
       m = beta1 * m + (Scalar(1) - beta1) * gradient;
       v = beta2 * v + (Scalar(1) - beta2) * gradient.square();
       parameter.value.row(r).array() -= step_size * m / (v.sqrt() / root_correction2 + epsilon);

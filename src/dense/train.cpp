@@ -59,24 +59,38 @@ Texts renumber(const Texts& texts, const std::vector<TrainingPair>& pairs, bool 
   return renumbered;
 }
 
-// Copies every table of `from` into `to`, row r of `from` landing at row map[r] (or the
-// reverse, map[r] to r, when `inverse`).
-void copy_permuted(const DualEncoder<float>& from, DualEncoder<float>& to, const std::vector<std::int32_t>& map,
-                   bool inverse) {
-  for (std::size_t i = 0; i < from.parameters().size(); ++i) {
-    const auto& source = from.parameters()[i].value;
-    auto& target = to.parameters()[i].value;
-    for (std::size_t r = 0; r < map.size(); ++r) {
-      const auto old_row = static_cast<Eigen::Index>(r);
-      const auto new_row = static_cast<Eigen::Index>(map[r]);
-      if (inverse) {
-        target.row(old_row) = source.row(new_row);
-      } else {
-        target.row(new_row) = source.row(old_row);
+// Renumbers the rows of every table of a model (row r moves to row new_of_old[r]) for the
+// object's lifetime, and restores the model's own numbering when it ends, even by an exception.
+class RowsRenumbered {
+ public:
+  RowsRenumbered(nn::ParameterRegistry<float>& registry, const std::vector<std::int32_t>& new_of_old)
+      : registry_(registry), new_of_old_(new_of_old) {
+    permute(/*back=*/false);
+  }
+  ~RowsRenumbered() { permute(/*back=*/true); }
+  RowsRenumbered(const RowsRenumbered&) = delete;
+  RowsRenumbered& operator=(const RowsRenumbered&) = delete;
+
+ private:
+  void permute(bool back) {
+    for (std::size_t i = 0; i < registry_.size(); ++i) {
+      auto& table = registry_[i].value;
+      const nn::Matrix<float> source = table;
+      for (std::size_t r = 0; r < new_of_old_.size(); ++r) {
+        const auto old_row = static_cast<Eigen::Index>(r);
+        const auto new_row = static_cast<Eigen::Index>(new_of_old_[r]);
+        if (back) {
+          table.row(old_row) = source.row(new_row);
+        } else {
+          table.row(new_row) = source.row(old_row);
+        }
       }
     }
   }
-}
+
+  nn::ParameterRegistry<float>& registry_;
+  const std::vector<std::int32_t>& new_of_old_;
+};
 
 // A batch's products are 128 × 128 × 128: Eigen would fork threads for each, which costs more
 // than it saves and lets the blocking of a product depend on the thread count. Products run on
@@ -107,16 +121,16 @@ std::vector<double> train(DualEncoder<float>& model, const std::vector<std::vect
   if (pairs.empty()) throw UsageError("dense training: no training pairs");
   const DenseOptions& options = model.options();
   const std::vector<std::int32_t> new_of_old = training_rows_first(model, queries, documents, pairs);
-  const Texts local_queries = renumber(queries, pairs, true, new_of_old);
-  const Texts local_documents = renumber(documents, pairs, false, new_of_old);
-  DualEncoder<float> local(model.vocabulary_size(), options);
-  copy_permuted(model, local, new_of_old, /*inverse=*/false);
+  const Texts renumbered_queries = renumber(queries, pairs, true, new_of_old);
+  const Texts renumbered_documents = renumber(documents, pairs, false, new_of_old);
+  model.parameters().zero_grad();
+  const RowsRenumbered renumbered(model.parameters(), new_of_old);
 
   std::vector<TrainingPair> sorted_pairs = pairs;
   std::sort(sorted_pairs.begin(), sorted_pairs.end());
   nn::AdamOptions adam_options;
   adam_options.learning_rate = options.learning_rate;
-  RowSparseAdam<float> adam(local.parameters(), adam_options);
+  RowSparseAdam<float> adam(model.parameters(), adam_options);
   const auto batch_size = static_cast<std::size_t>(options.batch_size);
   const SequentialEigenProducts sequential_products;
 
@@ -129,10 +143,10 @@ std::vector<double> train(DualEncoder<float>& model, const std::vector<std::vect
       const std::vector<std::size_t> batch(order.begin() + static_cast<std::ptrdiff_t>(begin),
                                            order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), begin + batch_size)));
       const ContrastiveBatch laid_out =
-          make_contrastive_batch(local, local_queries, local_documents, pairs, batch, sorted_pairs);
-      loss_sum += contrastive_forward_backward(local, laid_out) * static_cast<double>(batch.size());
-      adam.mark_rows(local.table_index(Tower::query), laid_out.queries.ids);
-      adam.mark_rows(local.table_index(Tower::document), laid_out.documents.ids);
+          make_contrastive_batch(model, renumbered_queries, renumbered_documents, pairs, batch, sorted_pairs);
+      loss_sum += contrastive_forward_backward(model, laid_out) * static_cast<double>(batch.size());
+      adam.mark_rows(model.table_index(Tower::query), laid_out.queries.ids);
+      adam.mark_rows(model.table_index(Tower::document), laid_out.documents.ids);
       adam.step();
       adam.zero_grad();
     }
@@ -143,7 +157,6 @@ std::vector<double> train(DualEncoder<float>& model, const std::vector<std::vect
                    seconds.count());
     }
   }
-  copy_permuted(local, model, new_of_old, /*inverse=*/true);
   return epoch_losses;
 }
 

@@ -1,10 +1,25 @@
 #include "claimrag/nn/embedding_bag.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "claimrag/error.hpp"
 
 namespace claimrag::nn {
+namespace {
+
+// Rows of a bag are scattered over a table larger than the caches; asking for the row a few
+// tokens ahead overlaps its fetch with the current row's arithmetic.
+constexpr std::size_t kPrefetchDistance = 4;
+
+template <typename Scalar>
+void prefetch_row(const Scalar* table, std::int32_t id, Eigen::Index dim) {
+  const char* begin = reinterpret_cast<const char*>(table + static_cast<Eigen::Index>(id) * dim);
+  const auto bytes = static_cast<std::size_t>(dim) * sizeof(Scalar);
+  for (std::size_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(begin + offset);
+}
+
+}  // namespace
 
 void TokenBags::add(std::span<const std::int32_t> bag) {
   ids.insert(ids.end(), bag.begin(), bag.end());
@@ -31,7 +46,10 @@ void embedding_bag_mean_forward(const Matrix<Scalar>& table, const TokenBags& ba
     const auto bag = bags.bag(static_cast<std::size_t>(b));
     if (bag.empty()) continue;
     auto row = out.row(b);
-    for (const std::int32_t id : bag) row += table.row(id);
+    for (std::size_t t = 0; t < bag.size(); ++t) {
+      if (t + kPrefetchDistance < bag.size()) prefetch_row(table.data(), bag[t + kPrefetchDistance], table.cols());
+      row += table.row(bag[t]);
+    }
     row /= static_cast<Scalar>(bag.size());
   }
 }
@@ -43,11 +61,19 @@ void embedding_bag_mean_backward(const TokenBags& bags, const Matrix<Scalar>& do
   if (static_cast<std::size_t>(dout.rows()) != bags.size() || dout.cols() != dtable.cols()) {
     throw InternalError("embedding_bag_mean_backward: shapes do not match");
   }
+  const Eigen::Index dim = dtable.cols();
+  std::vector<Scalar> share(static_cast<std::size_t>(dim));
   for (std::size_t b = 0; b < bags.size(); ++b) {
     const auto bag = bags.bag(b);
     if (bag.empty()) continue;
-    const RowVector<Scalar> share = dout.row(static_cast<Eigen::Index>(b)) / static_cast<Scalar>(bag.size());
-    for (const std::int32_t id : bag) dtable.row(id) += share;
+    const Scalar* gradient = dout.row(static_cast<Eigen::Index>(b)).data();
+    const auto n = static_cast<Scalar>(bag.size());
+    for (Eigen::Index c = 0; c < dim; ++c) share[static_cast<std::size_t>(c)] = gradient[c] / n;
+    for (std::size_t t = 0; t < bag.size(); ++t) {
+      if (t + kPrefetchDistance < bag.size()) prefetch_row(dtable.data(), bag[t + kPrefetchDistance], dim);
+      Scalar* target = dtable.data() + static_cast<Eigen::Index>(bag[t]) * dim;
+      for (Eigen::Index c = 0; c < dim; ++c) target[c] += share[static_cast<std::size_t>(c)];
+    }
   }
 }
 

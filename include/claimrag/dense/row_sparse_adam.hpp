@@ -7,11 +7,16 @@
 // decay but stay non-zero, so it is updated at every later step, exactly as dense Adam would.
 // The result is therefore bit-identical to nn::Adam (same expressions, element by element),
 // which the unit tests check; the saving is in never touching rows no batch reached yet.
+// (Bit-identical as long as a row is a whole number of SIMD packets, e.g. 128 floats: Eigen's
+// vectorised square root may differ in the last bit from the scalar one it uses on a ragged
+// row end, and a whole-matrix pass and a row-by-row pass put those ends in different places.)
 // Rows are visited in increasing order, so a caller that keeps its trained rows together (see
 // train.hpp) streams through memory instead of jumping between scattered rows.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -49,8 +54,14 @@ class RowSparseAdam {
  private:
   nn::ParameterRegistry<Scalar>& registry_;
   nn::AdamOptions options_;
-  std::vector<nn::Matrix<Scalar>> first_moment_;
-  std::vector<nn::Matrix<Scalar>> second_moment_;
+  // Moments live in calloc'd memory: the pages of rows that never become active are never
+  // touched, so a large vocabulary costs nothing until its rows are trained.
+  struct Free {
+    void operator()(Scalar* p) const noexcept { std::free(p); }
+  };
+  using ZeroedBuffer = std::unique_ptr<Scalar[], Free>;
+  std::vector<ZeroedBuffer> first_moment_;
+  std::vector<ZeroedBuffer> second_moment_;
   std::vector<std::vector<std::int32_t>> active_;
   std::vector<std::vector<char>> is_active_;
   std::vector<std::vector<std::int32_t>> pending_;  ///< marked since the last zero_grad()

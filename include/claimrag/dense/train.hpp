@@ -21,7 +21,8 @@ namespace claimrag::dense {
 /// each epoch. `queries` and `documents` are token-id sequences (ids < vocabulary size);
 /// `pairs` index them (UsageError if empty, InternalError if out of range). Logs one line per
 /// epoch through spdlog::info unless options().quiet. Parameters after training depend only on
-/// the inputs and the generator's state, not on the number of OpenMP threads.
+/// the inputs and the generator's state, not on the number of OpenMP threads, and equal those
+/// of the plain recipe (dense nn::Adam over whole tables) byte for byte; gradients are left zero.
 std::vector<double> train(DualEncoder<float>& model, const std::vector<std::vector<std::int32_t>>& queries,
                           const std::vector<std::vector<std::int32_t>>& documents,
                           const std::vector<TrainingPair>& pairs, std::mt19937_64& rng);
