@@ -39,8 +39,8 @@ void embedding_bag_mean_forward(const Matrix<Scalar>& table, const TokenBags& ba
   }
   const auto count = static_cast<std::ptrdiff_t>(bags.size());
   out.setZero(count, table.cols());
-  // Threads only pay off for corpus-sized inputs; a training batch is cheaper than the fork.
-  const bool large = static_cast<double>(bags.ids.size()) * static_cast<double>(table.cols()) > 1e7;
+  // Threads pay off from about a training batch of documents (128 × 225 tokens × 128 columns).
+  const bool large = static_cast<double>(bags.ids.size()) * static_cast<double>(table.cols()) > 1e6;
 #pragma omp parallel for schedule(static) if (large)
   for (std::ptrdiff_t b = 0; b < count; ++b) {
     const auto bag = bags.bag(static_cast<std::size_t>(b));
@@ -57,22 +57,31 @@ void embedding_bag_mean_forward(const Matrix<Scalar>& table, const TokenBags& ba
 template <typename Scalar>
 void embedding_bag_mean_backward(const TokenBags& bags, const Matrix<Scalar>& dout,
                                  Matrix<Scalar>& dtable) {
-  // dout: bags × dim; dtable: vocabulary × dim. Sequential: two bags may share a row.
+  // dout: bags × dim; dtable: vocabulary × dim. Two bags may share a row, so threads split the
+  // columns instead: every entry still receives its shares in bag order, whatever the thread
+  // count.
   if (static_cast<std::size_t>(dout.rows()) != bags.size() || dout.cols() != dtable.cols()) {
     throw InternalError("embedding_bag_mean_backward: shapes do not match");
   }
   const Eigen::Index dim = dtable.cols();
-  std::vector<Scalar> share(static_cast<std::size_t>(dim));
-  for (std::size_t b = 0; b < bags.size(); ++b) {
-    const auto bag = bags.bag(b);
-    if (bag.empty()) continue;
-    const Scalar* gradient = dout.row(static_cast<Eigen::Index>(b)).data();
-    const auto n = static_cast<Scalar>(bag.size());
-    for (Eigen::Index c = 0; c < dim; ++c) share[static_cast<std::size_t>(c)] = gradient[c] / n;
-    for (std::size_t t = 0; t < bag.size(); ++t) {
-      if (t + kPrefetchDistance < bag.size()) prefetch_row(dtable.data(), bag[t + kPrefetchDistance], dim);
-      Scalar* target = dtable.data() + static_cast<Eigen::Index>(bag[t]) * dim;
-      for (Eigen::Index c = 0; c < dim; ++c) target[c] += share[static_cast<std::size_t>(c)];
+  constexpr Eigen::Index kColumns = 32;
+  const Eigen::Index column_blocks = (dim + kColumns - 1) / kColumns;
+  const bool large = static_cast<double>(bags.ids.size()) * static_cast<double>(dim) > 1e6;
+#pragma omp parallel for schedule(static) if (large)
+  for (Eigen::Index block = 0; block < column_blocks; ++block) {
+    const Eigen::Index c0 = block * kColumns;
+    const Eigen::Index width = std::min(kColumns, dim - c0);
+    Scalar share[kColumns];
+    for (std::size_t b = 0; b < bags.size(); ++b) {
+      const auto bag = bags.bag(b);
+      if (bag.empty()) continue;
+      const Scalar* gradient = dout.row(static_cast<Eigen::Index>(b)).data() + c0;
+      const auto n = static_cast<Scalar>(bag.size());
+      for (Eigen::Index c = 0; c < width; ++c) share[c] = gradient[c] / n;
+      for (const std::int32_t id : bag) {
+        Scalar* target = dtable.data() + static_cast<Eigen::Index>(id) * dim + c0;
+        for (Eigen::Index c = 0; c < width; ++c) target[c] += share[c];
+      }
     }
   }
 }
