@@ -1,7 +1,7 @@
 #include "claimrag/dense/vocabulary.hpp"
 
 #include <algorithm>
-#include <set>
+#include <unordered_set>
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
@@ -10,13 +10,15 @@
 namespace claimrag::dense {
 
 Vocabulary Vocabulary::build(const std::vector<std::string>& texts) {
-  std::set<std::string, std::less<>> seen;
+  std::unordered_set<std::string, Hash, std::equal_to<>> seen;
   for (const auto& text : texts) {
     text::for_each_token(text, [&](std::string_view token) {
       if (seen.find(token) == seen.end()) seen.emplace(token);
     });
   }
-  return from_tokens(std::vector<std::string>(seen.begin(), seen.end()));
+  std::vector<std::string> tokens(seen.begin(), seen.end());
+  std::sort(tokens.begin(), tokens.end());
+  return from_tokens(std::move(tokens));
 }
 
 Vocabulary Vocabulary::from_tokens(std::vector<std::string> tokens) {
