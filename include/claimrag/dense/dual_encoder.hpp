@@ -60,20 +60,25 @@ class DualEncoder {
   /// Draws every table entry from N(0, init_stddev²), in registration order, from `rng`.
   void initialise(std::mt19937_64& rng);
 
+  /// The table(s), for Adam, saving, loading and the gradient checks.
   [[nodiscard]] nn::ParameterRegistry<Scalar>& parameters() { return registry_; }
   [[nodiscard]] const nn::ParameterRegistry<Scalar>& parameters() const { return registry_; }
   /// Registry index of the table `tower` reads (the same for both when shared).
   [[nodiscard]] std::size_t table_index(Tower tower) const;
+  /// vocabulary_size × dimension, the table `tower` reads.
   [[nodiscard]] const nn::Matrix<Scalar>& table(Tower tower) const { return registry_[table_index(tower)].value; }
   [[nodiscard]] const DenseOptions& options() const { return options_; }
   [[nodiscard]] std::int32_t vocabulary_size() const { return vocabulary_size_; }
+  /// max_query_tokens or max_document_tokens.
   [[nodiscard]] std::size_t max_tokens(Tower tower) const;
 
   /// The texts `selection` of `texts` (token ids in [0, vocabulary_size)), truncated for
   /// `tower`, as bags for the embedding bag.
   [[nodiscard]] nn::TokenBags bags(const std::vector<std::vector<std::int32_t>>& texts,
                                    const std::vector<std::size_t>& selection, Tower tower) const;
-  /// texts.size() × dimension, row i the normalised embedding of texts[i] through `tower`.
+  /// texts.size() × dimension, row i the normalised embedding of texts[i] through `tower`
+  /// (a zero row for a text without tokens). Rows are computed in parallel, identically to one
+  /// thread.
   [[nodiscard]] nn::Matrix<Scalar> encode(const std::vector<std::vector<std::int32_t>>& texts,
                                           Tower tower) const;
 
