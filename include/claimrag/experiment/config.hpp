@@ -10,6 +10,7 @@
 #include <string>
 
 #include "claimrag/bm25/search.hpp"
+#include "claimrag/dense/dual_encoder.hpp"
 
 namespace claimrag::experiment {
 
@@ -25,6 +26,10 @@ struct Bm25Config {
   std::size_t depth = 200;  ///< documents retrieved per query
 };
 
+struct DenseConfig : dense::DenseOptions {
+  std::size_t depth = 200;  ///< documents retrieved per query
+};
+
 struct EvaluationConfig {
   std::string metrics = "ndcg@5,10,20,50,recall@10,100";
 };
@@ -34,6 +39,7 @@ struct ExperimentConfig {
   std::uint64_t seed = 42;
   DataConfig data;
   Bm25Config bm25;
+  DenseConfig dense;  ///< its seed is the experiment's seed
   EvaluationConfig evaluation;
   std::string expected;   ///< frozen expected metrics, checked after a reproduction
   std::string source;     ///< the file it was read from
