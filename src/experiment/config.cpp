@@ -48,6 +48,17 @@ void read_dense(io::StrictObject object, DenseConfig& dense) {
   }
 }
 
+void read_gate(io::StrictObject object, GateConfig& gate) {
+  object.read("signal", gate.signal);
+  object.read("thresholds", gate.thresholds);
+  std::uint64_t depth = gate.hallucination_depth;
+  object.read("hallucination_depth", depth);
+  gate.hallucination_depth = depth;
+  object.read("compared_signals", gate.compared_signals);
+  object.finish();
+  if (gate.hallucination_depth == 0) throw UsageError("gate.hallucination_depth must be >= 1");
+}
+
 void read_evaluation(io::StrictObject object, EvaluationConfig& evaluation) {
   object.read("metrics", evaluation.metrics);
   object.finish();
@@ -72,6 +83,7 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_data(top.object("data"), config.data);
   read_bm25(top.object("bm25"), config.bm25);
   read_dense(top.object("dense"), config.dense);
+  read_gate(top.object("gate"), config.gate);
   read_evaluation(top.object("evaluation"), config.evaluation);
   top.finish();
   config.dense.seed = config.seed;

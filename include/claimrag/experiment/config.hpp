@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
@@ -30,6 +31,14 @@ struct DenseConfig : dense::DenseOptions {
   std::size_t depth = 200;  ///< documents retrieved per query
 };
 
+struct GateConfig {
+  std::string signal = "bm25_top1";     ///< Table 8's signal
+  std::string thresholds = "10:40:5";   ///< Table 8's thresholds
+  std::size_t hallucination_depth = 10;
+  /// Signals compared by risk–coverage (those whose inputs the reproduction has).
+  std::vector<std::string> compared_signals{"bm25_top1", "bm25_margin", "sparse_dense_rank", "sparse_dense_overlap"};
+};
+
 struct EvaluationConfig {
   std::string metrics = "ndcg@5,10,20,50,recall@10,100";
 };
@@ -40,6 +49,7 @@ struct ExperimentConfig {
   DataConfig data;
   Bm25Config bm25;
   DenseConfig dense;  ///< its seed is the experiment's seed
+  GateConfig gate;
   EvaluationConfig evaluation;
   std::string expected;   ///< frozen expected metrics, checked after a reproduction
   std::string source;     ///< the file it was read from
