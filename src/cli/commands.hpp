@@ -10,5 +10,6 @@ void add_stats_command(CLI::App& root);
 void add_index_command(CLI::App& root);
 void add_retrieve_command(CLI::App& root);
 void add_evaluate_command(CLI::App& root);
+void add_fuse_command(CLI::App& root);
 
 }  // namespace claimrag::cli

@@ -25,6 +25,21 @@ struct Bm25Config {
   std::size_t depth = 200;  ///< documents retrieved per query
 };
 
+/// "fusion": reciprocal rank fusion of the retrievers' runs (fusion/rrf.hpp).
+struct FusionConfig {
+  double rrf_k = 60.0;
+  std::size_t depth = 200;  ///< documents read from each run and written per query
+};
+
+/// "rerank": the logistic-regression reranker (rerank/reranker.hpp).
+struct RerankConfig {
+  std::size_t train_depth = 100;     ///< BM25 candidates per train claim
+  std::size_t rerank_depth = 50;     ///< documents of the input run that are reordered
+  double C = 1.0;                    ///< inverse regularisation strength
+  std::string class_weight = "balanced";  ///< "balanced" or "none"
+  std::size_t max_features = 50000;  ///< TF-IDF vocabulary cap (0: no cap)
+};
+
 struct EvaluationConfig {
   std::string metrics = "ndcg@5,10,20,50,recall@10,100";
 };
@@ -34,6 +49,8 @@ struct ExperimentConfig {
   std::uint64_t seed = 42;
   DataConfig data;
   Bm25Config bm25;
+  FusionConfig fusion;
+  RerankConfig rerank;
   EvaluationConfig evaluation;
   std::string expected;   ///< frozen expected metrics, checked after a reproduction
   std::string source;     ///< the file it was read from
