@@ -57,11 +57,16 @@ FeatureExtractor::FeatureExtractor(const dataset::Corpus& corpus, const bm25::In
       vectorizer_(tfidf::TfidfVectorizer::fit(full_texts(checked(corpus, index)), tfidf)) {
   const auto texts = full_texts(corpus);
   document_tfidf_.resize(texts.size());
+  document_tfidf_norm_.resize(texts.size());
   const long count = static_cast<long>(texts.size());
 #pragma omp parallel for schedule(dynamic, 64)
   for (long d = 0; d < count; ++d) {
-    document_tfidf_[static_cast<std::size_t>(d)] = vectorizer_.transform(texts[static_cast<std::size_t>(d)]);
+    const auto i = static_cast<std::size_t>(d);
+    document_tfidf_[i] = vectorizer_.transform(texts[i]);
+    document_tfidf_norm_[i] = tfidf::l2_norm(document_tfidf_[i]);
   }
+  document_position_.reserve(index.doc_ids.size());
+  for (std::uint32_t d = 0; d < index.doc_ids.size(); ++d) document_position_.emplace(index.doc_ids[d], d);
 
   // Invert the postings: walking terms in increasing id order leaves each document's list sorted.
   document_term_offsets_.assign(index.document_count() + 1, 0);
@@ -102,8 +107,15 @@ PreparedQuery FeatureExtractor::prepare(std::string_view query) const {
   std::sort(unknown.begin(), unknown.end());
   prepared.unknown_terms = static_cast<std::size_t>(std::unique(unknown.begin(), unknown.end()) - unknown.begin());
   prepared.tfidf = vectorizer_.transform(query);
+  prepared.tfidf_norm = tfidf::l2_norm(prepared.tfidf);
   prepared.length = static_cast<double>(length);
   return prepared;
+}
+
+std::int64_t FeatureExtractor::find_document(std::string_view doc_id) const {
+  const auto found = document_position_.find(doc_id);
+  if (found == document_position_.end()) return -1;
+  return found->second;
 }
 
 FeatureRow FeatureExtractor::features(const PreparedQuery& query, std::uint32_t document) const {
@@ -118,8 +130,11 @@ FeatureRow FeatureExtractor::features(const PreparedQuery& query, std::uint32_t 
   const std::uint32_t* end = document_terms_.data() + document_term_offsets_[document + 1];
   const std::size_t common = intersection_size(query.known_terms, begin, end);
   const std::size_t query_set = query.known_terms.size() + query.unknown_terms;
+  // tfidf::cosine's expression with both norms precomputed.
+  const double norms = query.tfidf_norm * document_tfidf_norm_[document];
+  const double cosine = norms == 0.0 ? 0.0 : tfidf::dot(query.tfidf, document_tfidf_[document]) / norms;
   return {bm25_score,
-          tfidf::cosine(query.tfidf, document_tfidf_[document]),
+          cosine,
           jaccard(query_set, static_cast<std::size_t>(end - begin), common),
           static_cast<double>(index_.doc_lengths[document]),
           query.length};

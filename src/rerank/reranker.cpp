@@ -94,13 +94,9 @@ run::Run rerank_run(const run::Run& input, const std::string& source,
   if (static_cast<std::size_t>(model.classifier.weights.size()) != kFeatureCount) {
     throw InternalError("reranker: the model has " + std::to_string(model.classifier.weights.size()) + " weights");
   }
-  const auto& position = extractor.index();
   // Resolve every document and query first, so that bad input fails before any work.
   std::vector<std::vector<std::uint32_t>> documents(input.rankings.size());
   std::vector<const std::string*> texts(input.rankings.size());
-  std::unordered_map<std::string_view, std::uint32_t> corpus_position;
-  corpus_position.reserve(position.doc_ids.size());
-  for (std::uint32_t d = 0; d < position.doc_ids.size(); ++d) corpus_position.emplace(position.doc_ids[d], d);
   for (std::size_t q = 0; q < input.rankings.size(); ++q) {
     const auto& ranking = input.rankings[q];
     const auto text = query_text.find(ranking.query_id);
@@ -109,12 +105,12 @@ run::Run rerank_run(const run::Run& input, const std::string& source,
     }
     texts[q] = &text->second;
     for (std::size_t r = 0; r < ranking.documents.size(); ++r) {
-      const auto found = corpus_position.find(ranking.documents[r].doc_id);
-      if (found == corpus_position.end()) {
+      const std::int64_t position = extractor.find_document(ranking.documents[r].doc_id);
+      if (position < 0) {
         throw DataError(source, "query " + ranking.query_id + ", rank " + std::to_string(r + 1) + ": document " +
                                     ranking.documents[r].doc_id + " is not in the corpus");
       }
-      documents[q].push_back(found->second);
+      documents[q].push_back(static_cast<std::uint32_t>(position));
     }
   }
 
@@ -127,11 +123,15 @@ run::Run rerank_run(const run::Run& input, const std::string& source,
     const auto qi = static_cast<std::size_t>(q);
     const auto& ranking = input.rankings[qi];
     const PreparedQuery prepared = extractor.prepare(*texts[qi]);
+    // One pass over the claim's postings scores every document, in the same order of additions
+    // as Searcher::score, so the values are identical and cheaper than 50 separate lookups.
+    const std::vector<double> bm25_scores = extractor.searcher().score_all(*texts[qi]);
     const std::size_t head = std::min(options.rerank_depth, ranking.documents.size());
     std::vector<double> probabilities(head);
     Eigen::VectorXd row(static_cast<Eigen::Index>(kFeatureCount));
     for (std::size_t r = 0; r < head; ++r) {
-      const FeatureRow values = extractor.features(prepared, documents[qi][r]);
+      const std::uint32_t document = documents[qi][r];
+      const FeatureRow values = extractor.features(prepared, document, bm25_scores[document]);
       for (std::size_t f = 0; f < kFeatureCount; ++f) row[static_cast<Eigen::Index>(f)] = values[f];
       probabilities[r] = model.classifier.predict_probability(row);
     }

@@ -76,6 +76,27 @@ TEST(RerankFeatures, HandComputedValues) {
   for (const auto& row : {d1, d2, d3}) EXPECT_EQ(row[4], 3.0);
 }
 
+TEST(RerankFeatures, CosineIsBitIdenticalToTfidfCosine) {
+  const auto folder = std::filesystem::temp_directory_path() / "claimrag_test_rerank_cosine";
+  std::filesystem::remove_all(folder);
+  test::write_synthetic_beir(folder);
+  const auto corpus = dataset::load_corpus(folder / "corpus.jsonl");
+  const auto index = bm25::build_index(corpus, corpus.checksum);
+  const FeatureExtractor extractor(corpus, index, {}, {});
+  std::size_t nonzero = 0;
+  for (const auto& claim : {"w0 w3 w17 w17 w40", "w1 w2", "w59 title 3 unknown"}) {
+    const auto query = extractor.prepare(claim);
+    for (std::uint32_t d = 0; d < corpus.documents.size(); ++d) {
+      const double expected =
+          tfidf::cosine(extractor.vectorizer().transform(claim), extractor.vectorizer().transform(corpus.documents[d].full_text()));
+      EXPECT_EQ(extractor.features(query, d)[1], expected) << claim << " / " << d;
+      nonzero += expected != 0.0;
+    }
+  }
+  EXPECT_GT(nonzero, 100u);
+  std::filesystem::remove_all(folder);
+}
+
 TEST(RerankFeatures, RepeatedWordsCountInLengthsNotInSets) {
   const HandSetup setup;
   const auto query = setup.extractor.prepare("cats CATS");
@@ -115,6 +136,14 @@ TEST(RerankFeatures, Bm25OfDocumentsBm25DidNotReturnIsTheTrueScore) {
   EXPECT_GT(setup.extractor.features(query, other)[0], 0.0);
   EXPECT_EQ(setup.extractor.features(query, other)[0], setup.extractor.searcher().score("eat", other));
   EXPECT_EQ(setup.extractor.features(query, hits[0].document)[0], hits[0].score);
+}
+
+TEST(RerankFeatures, FindsDocumentsById) {
+  const HandSetup setup;
+  EXPECT_EQ(setup.extractor.find_document("d1"), 0);
+  EXPECT_EQ(setup.extractor.find_document("d3"), 2);
+  EXPECT_EQ(setup.extractor.find_document("d4"), -1);
+  EXPECT_EQ(setup.extractor.find_document(""), -1);
 }
 
 TEST(RerankFeatures, IndexFromAnotherCorpusIsRefused) {

@@ -4,7 +4,8 @@
 //   bm25          Okapi BM25 score of the abstract for the claim (bm25/search.hpp, the model's
 //                 k1 and b), whether or not BM25 retrieved it
 //   tfidf_cosine  cosine of the TF-IDF vectors (tfidf/vectorizer.hpp) of the claim and of the
-//                 abstract's title + " " + text, the vectorizer fitted on the whole corpus
+//                 abstract's title + " " + text, the vectorizer fitted on the whole corpus;
+//                 equal to tfidf::cosine bit for bit (the norms are computed once, not per pair)
 //   jaccard       |Q ∩ D| / |Q ∪ D| over the distinct tokens (text/tokenizer.hpp) of the claim
 //                 and of title + " " + text; 0 when both are empty
 //   doc_length    tokens of title + " " + text (repeats counted)
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "claimrag/bm25/index.hpp"
@@ -53,6 +55,7 @@ struct PreparedQuery {
   std::vector<std::uint32_t> known_terms;  ///< distinct tokens found in the corpus, as index term ids, sorted
   std::size_t unknown_terms = 0;           ///< distinct tokens found in no document
   tfidf::SparseVector tfidf;               ///< L2-normalised
+  double tfidf_norm = 0;                   ///< tfidf::l2_norm(tfidf): 1 up to rounding, or 0 when empty
   double length = 0;                       ///< tokens, repeats counted
 };
 
@@ -76,6 +79,9 @@ class FeatureExtractor {
   /// The same with the BM25 score already known (as search() returns it; equal to score()).
   [[nodiscard]] FeatureRow features(const PreparedQuery& query, std::uint32_t document, double bm25_score) const;
 
+  /// The corpus position of document `doc_id`, or -1 when the corpus has no such document.
+  [[nodiscard]] std::int64_t find_document(std::string_view doc_id) const;
+
   [[nodiscard]] const FeatureDefinition& definition() const { return definition_; }
   [[nodiscard]] const bm25::Searcher& searcher() const { return searcher_; }
   [[nodiscard]] const bm25::InvertedIndex& index() const { return index_; }
@@ -87,6 +93,8 @@ class FeatureExtractor {
   bm25::Searcher searcher_;
   tfidf::TfidfVectorizer vectorizer_;
   std::vector<tfidf::SparseVector> document_tfidf_;
+  std::vector<double> document_tfidf_norm_;
+  std::unordered_map<std::string_view, std::uint32_t> document_position_;  ///< views into index_.doc_ids
   /// Distinct term ids of document d: document_terms_[document_term_offsets_[d] .. [d+1]), sorted.
   std::vector<std::uint64_t> document_term_offsets_;
   std::vector<std::uint32_t> document_terms_;
