@@ -140,4 +140,44 @@ FeatureRow FeatureExtractor::features(const PreparedQuery& query, std::uint32_t 
           query.length};
 }
 
+ClaimTables::ClaimTables(const FeatureExtractor& extractor)
+    : extractor_(extractor), tfidf_(extractor.vectorizer().size(), 0.0), terms_(extractor.index().terms.size(), 0) {}
+
+void ClaimTables::load(const PreparedQuery& query) {
+  for (const std::uint32_t index : tfidf_set_) tfidf_[index] = 0.0;
+  for (const std::uint32_t term : terms_set_) terms_[term] = 0;
+  tfidf_set_.clear();
+  for (const auto& entry : query.tfidf) {
+    tfidf_[entry.index] = entry.value;
+    tfidf_set_.push_back(entry.index);
+  }
+  terms_set_ = query.known_terms;
+  for (const std::uint32_t term : terms_set_) terms_[term] = 1;
+  tfidf_norm_ = query.tfidf_norm;
+  set_size_ = query.known_terms.size() + query.unknown_terms;
+  length_ = query.length;
+  loaded_ = true;
+}
+
+FeatureRow ClaimTables::features(std::uint32_t document, double bm25_score) const {
+  const FeatureExtractor& x = extractor_;
+  if (!loaded_ || document >= x.index_.document_count()) {
+    throw InternalError("claim tables: no claim loaded or document " + std::to_string(document) + " outside the corpus");
+  }
+  // Terms the claim lacks add +0.0, which leaves a sum of non-negative products unchanged, so
+  // this is tfidf::dot's sum exactly.
+  double dot = 0.0;
+  for (const auto& entry : x.document_tfidf_[document]) dot += tfidf_[entry.index] * entry.value;
+  std::size_t common = 0;
+  const std::uint64_t begin = x.document_term_offsets_[document];
+  const std::uint64_t end = x.document_term_offsets_[document + 1];
+  for (std::uint64_t i = begin; i < end; ++i) common += terms_[x.document_terms_[i]];
+  const double norms = tfidf_norm_ * x.document_tfidf_norm_[document];
+  return {bm25_score,
+          norms == 0.0 ? 0.0 : dot / norms,
+          jaccard(set_size_, static_cast<std::size_t>(end - begin), common),
+          static_cast<double>(x.index_.doc_lengths[document]),
+          length_};
+}
+
 }  // namespace claimrag::rerank

@@ -118,11 +118,15 @@ run::Run rerank_run(const run::Run& input, const std::string& source,
   output.tag = options.tag.empty() ? input.tag + "+rerank" : options.tag;
   output.rankings.resize(input.rankings.size());
   const long count = static_cast<long>(input.rankings.size());
-#pragma omp parallel for schedule(dynamic, 8)
+#pragma omp parallel
+  {
+  ClaimTables tables(extractor);
+#pragma omp for schedule(dynamic, 8)
   for (long q = 0; q < count; ++q) {
     const auto qi = static_cast<std::size_t>(q);
     const auto& ranking = input.rankings[qi];
     const PreparedQuery prepared = extractor.prepare(*texts[qi]);
+    tables.load(prepared);
     // One pass over the claim's postings scores every document, in the same order of additions
     // as Searcher::score, so the values are identical and cheaper than 50 separate lookups.
     const std::vector<double> bm25_scores = extractor.searcher().score_all(*texts[qi]);
@@ -131,11 +135,12 @@ run::Run rerank_run(const run::Run& input, const std::string& source,
     Eigen::VectorXd row(static_cast<Eigen::Index>(kFeatureCount));
     for (std::size_t r = 0; r < head; ++r) {
       const std::uint32_t document = documents[qi][r];
-      const FeatureRow values = extractor.features(prepared, document, bm25_scores[document]);
+      const FeatureRow values = tables.features(document, bm25_scores[document]);
       for (std::size_t f = 0; f < kFeatureCount; ++f) row[static_cast<Eigen::Index>(f)] = values[f];
       probabilities[r] = model.classifier.predict_probability(row);
     }
     output.rankings[qi] = {ranking.query_id, reorder_by_probability(ranking.documents, probabilities)};
+  }
   }
   output.reindex();
   return output;

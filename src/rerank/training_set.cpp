@@ -37,14 +37,18 @@ TrainingSet build_training_set(const FeatureExtractor& extractor, std::span<cons
   const auto& doc_ids = extractor.index().doc_ids;
   const long count = static_cast<long>(queries.size());
   // Each claim fills its own rows, so the matrix is the same whatever the thread count.
-#pragma omp parallel for schedule(dynamic, 8)
+#pragma omp parallel
+  {
+  ClaimTables tables(extractor);
+#pragma omp for schedule(dynamic, 8)
   for (long q = 0; q < count; ++q) {
     const auto qi = static_cast<std::size_t>(q);
     const PreparedQuery prepared = extractor.prepare(queries[qi].text);
+    tables.load(prepared);
     for (std::size_t h = 0; h < hits[qi].size(); ++h) {
       const std::size_t row = first_row[qi] + h;
       const bm25::Hit& hit = hits[qi][h];
-      const FeatureRow values = extractor.features(prepared, hit.document, hit.score);
+      const FeatureRow values = tables.features(hit.document, hit.score);
       for (std::size_t f = 0; f < kFeatureCount; ++f) {
         set.features(static_cast<Eigen::Index>(row), static_cast<Eigen::Index>(f)) = values[f];
       }
@@ -53,6 +57,7 @@ TrainingSet build_training_set(const FeatureExtractor& extractor, std::span<cons
       set.query_ids[row] = queries[qi].id;
       set.documents[row] = hit.document;
     }
+  }
   }
   return set;
 }

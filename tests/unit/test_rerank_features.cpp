@@ -97,6 +97,28 @@ TEST(RerankFeatures, CosineIsBitIdenticalToTfidfCosine) {
   std::filesystem::remove_all(folder);
 }
 
+TEST(RerankFeatures, ClaimTablesGiveTheExtractorsFeaturesBitForBit) {
+  const auto folder = std::filesystem::temp_directory_path() / "claimrag_test_rerank_tables";
+  std::filesystem::remove_all(folder);
+  test::write_synthetic_beir(folder);
+  const auto corpus = dataset::load_corpus(folder / "corpus.jsonl");
+  const auto index = bm25::build_index(corpus, corpus.checksum);
+  const FeatureExtractor extractor(corpus, index, {}, {});
+  rerank::ClaimTables tables(extractor);
+  EXPECT_THROW((void)tables.features(0, 0.0), InternalError);  // no claim loaded yet
+  // Claims in sequence: each load must clear the previous claim's entries.
+  for (const auto& claim : {"w0 w3 w17 w17 w40 zebra", "w1 w2", "", "w59 title 3 unknown", "w0"}) {
+    const auto query = extractor.prepare(claim);
+    tables.load(query);
+    for (std::uint32_t d = 0; d < corpus.documents.size(); ++d) {
+      const double bm25 = extractor.searcher().score(claim, d);
+      EXPECT_EQ(tables.features(d, bm25), extractor.features(query, d)) << claim << " / " << d;
+    }
+  }
+  EXPECT_THROW((void)tables.features(static_cast<std::uint32_t>(corpus.documents.size()), 0.0), InternalError);
+  std::filesystem::remove_all(folder);
+}
+
 TEST(RerankFeatures, RepeatedWordsCountInLengthsNotInSets) {
   const HandSetup setup;
   const auto query = setup.extractor.prepare("cats CATS");

@@ -63,6 +63,8 @@ struct PreparedQuery {
 /// 0 when both are empty.
 double jaccard(std::size_t size_a, std::size_t size_b, std::size_t intersection);
 
+class ClaimTables;
+
 /// Computes features against one corpus and its BM25 index. Thread-safe after construction.
 class FeatureExtractor {
  public:
@@ -89,6 +91,7 @@ class FeatureExtractor {
   [[nodiscard]] std::size_t document_count() const { return index_.document_count(); }
 
  private:
+  friend class ClaimTables;
   const bm25::InvertedIndex& index_;
   bm25::Searcher searcher_;
   tfidf::TfidfVectorizer vectorizer_;
@@ -99,6 +102,31 @@ class FeatureExtractor {
   std::vector<std::uint64_t> document_term_offsets_;
   std::vector<std::uint32_t> document_terms_;
   FeatureDefinition definition_;
+};
+
+/// FeatureExtractor::features for many documents of one claim, through dense tables indexed by
+/// TF-IDF feature and by index term that are filled for the claim and reused from claim to claim
+/// (so nothing is allocated per claim). The results are bit-identical to the extractor's: the
+/// same products are added in the same order. Not thread-safe: one per thread.
+class ClaimTables {
+ public:
+  /// Keeps a reference to `extractor`, which must outlive the tables.
+  explicit ClaimTables(const FeatureExtractor& extractor);
+  /// Fills the tables for `query` (copied: it need not outlive the tables).
+  void load(const PreparedQuery& query);
+  /// The features of `document` for the loaded claim, with its BM25 score already known.
+  [[nodiscard]] FeatureRow features(std::uint32_t document, double bm25_score) const;
+
+ private:
+  const FeatureExtractor& extractor_;
+  bool loaded_ = false;
+  std::vector<double> tfidf_;        ///< by TF-IDF feature: the claim's value, else 0
+  std::vector<std::uint8_t> terms_;  ///< by index term: 1 when the claim has it
+  std::vector<std::uint32_t> tfidf_set_;  ///< the entries of tfidf_ to clear on the next load
+  std::vector<std::uint32_t> terms_set_;  ///< the entries of terms_ to clear on the next load
+  double tfidf_norm_ = 0;
+  std::size_t set_size_ = 0;  ///< distinct tokens of the claim, known or not
+  double length_ = 0;
 };
 
 }  // namespace claimrag::rerank
