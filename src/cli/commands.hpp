@@ -12,5 +12,7 @@ void add_retrieve_command(CLI::App& root);
 void add_evaluate_command(CLI::App& root);
 void add_gate_command(CLI::App& root);
 void add_reproduce_command(CLI::App& root);
+void add_fuse_command(CLI::App& root);
+void add_rerank_command(CLI::App& root);
 
 }  // namespace claimrag::cli

@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
   claimrag::cli::add_evaluate_command(root);
   claimrag::cli::add_gate_command(root);
   claimrag::cli::add_reproduce_command(root);
+  claimrag::cli::add_fuse_command(root);
+  claimrag::cli::add_rerank_command(root);
 
   try {
     root.parse(argc, argv);

@@ -39,6 +39,21 @@ struct GateConfig {
   std::vector<std::string> compared_signals{"bm25_top1", "bm25_margin", "sparse_dense_rank", "sparse_dense_overlap"};
 };
 
+/// "fusion": reciprocal rank fusion of the retrievers' runs (fusion/rrf.hpp).
+struct FusionConfig {
+  double rrf_k = 60.0;
+  std::size_t depth = 200;  ///< documents read from each run and written per query
+};
+
+/// "rerank": the logistic-regression reranker (rerank/reranker.hpp).
+struct RerankConfig {
+  std::size_t train_depth = 100;     ///< BM25 candidates per train claim
+  std::size_t rerank_depth = 50;     ///< documents of the input run that are reordered
+  double C = 1.0;                    ///< inverse regularisation strength
+  std::string class_weight = "balanced";  ///< "balanced" or "none"
+  std::size_t max_features = 50000;  ///< TF-IDF vocabulary cap (0: no cap)
+};
+
 struct EvaluationConfig {
   std::string metrics = "ndcg@5,10,20,50,recall@10,100";
 };
@@ -50,6 +65,8 @@ struct ExperimentConfig {
   Bm25Config bm25;
   DenseConfig dense;  ///< its seed is the experiment's seed
   GateConfig gate;
+  FusionConfig fusion;
+  RerankConfig rerank;
   EvaluationConfig evaluation;
   std::string expected;   ///< frozen expected metrics, checked after a reproduction
   std::string source;     ///< the file it was read from
