@@ -18,6 +18,13 @@ std::string join(const std::vector<std::string>& names) {
   return joined;
 }
 
+void print_and_enforce(const experiment::CheckReport& report, const std::string& expected_file) {
+  for (const auto& line : report.lines) std::cout << line.message << '\n';
+  if (report.failures() > 0) {
+    throw CheckFailedError(std::to_string(report.failures()) + " metric(s) deviate from " + expected_file);
+  }
+}
+
 }  // namespace
 
 void add_evaluate_command(CLI::App& root) {
@@ -29,18 +36,31 @@ void add_evaluate_command(CLI::App& root) {
     std::string out;
     std::string check;
     std::string section;
+    std::string results;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand("evaluate", "Score a run (nDCG@k, Recall@k) and check it against frozen values");
-  add_data_option(*command, options->data);
-  command->add_option("--split", options->split, "Qrels split to evaluate against")->required();
-  command->add_option("--run", options->run, "TREC run file")->required();
+  command->add_option("--data", options->data, "BEIR dataset folder (with --run)");
+  command->add_option("--split", options->split, "Qrels split to evaluate against (with --run)");
+  auto* run = command->add_option("--run", options->run, "TREC run file");
+  auto* results = command->add_option("--results", options->results,
+                                      "A reproduction's results.json: check every section of --check against it");
+  run->excludes(results);
   command->add_option("--metrics", options->metrics,
                       "Metrics, e.g. ndcg@5,10,recall@100 (default: those --check expects, else the config's)");
-  command->add_option("--out", options->out, "Output prefix: writes PREFIX.tsv and PREFIX.json")->required();
+  command->add_option("--out", options->out, "Output prefix: writes PREFIX.tsv and PREFIX.json (with --run)");
   command->add_option("--check", options->check, "Frozen expected metrics; exit 1 on any deviation");
   command->add_option("--section", options->section, "Section of --check to compare with (default: the run's tag)");
   command->callback([options] {
+    if (!options->results.empty()) {
+      if (options->check.empty()) throw UsageError("--results needs --check");
+      print_and_enforce(experiment::check_all(options->check, experiment::read_results(options->results)), options->check);
+      return;
+    }
+    if (options->run.empty()) throw UsageError("give --run (with --data, --split, --out) or --results");
+    if (options->data.empty() || options->split.empty() || options->out.empty()) {
+      throw UsageError("--run needs --data, --split and --out");
+    }
     const auto run = run::read_trec_run(options->run);
     const std::string section = options->section.empty() ? run.tag : options->section;
     std::string metric_list = options->metrics;
@@ -65,11 +85,7 @@ void add_evaluate_command(CLI::App& root) {
       std::cout << run.tag << '\t' << specs[m].name() << '\t' << io::fixed(evaluation.mean[m], 6) << '\n';
     }
     if (options->check.empty()) return;
-    const auto report = experiment::check_section(options->check, section, computed);
-    for (const auto& line : report.lines) std::cout << line.message << '\n';
-    if (report.failures() > 0) {
-      throw CheckFailedError(std::to_string(report.failures()) + " metric(s) deviate from " + options->check);
-    }
+    print_and_enforce(experiment::check_section(options->check, section, computed), options->check);
   });
 }
 

@@ -73,6 +73,26 @@ CheckReport check_all(const std::filesystem::path& expected_file, const Results&
   return report;
 }
 
+Results read_results(const std::filesystem::path& results_json) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(io::read_file(results_json));
+  } catch (const nlohmann::json::parse_error& error) {
+    throw DataError(results_json.string(), std::string("not valid JSON: ") + error.what());
+  }
+  if (!document.contains("metrics") || !document["metrics"].is_object()) {
+    throw DataError(results_json.string(), "no \"metrics\" object");
+  }
+  Results results;
+  for (const auto& [section, values] : document["metrics"].items()) {
+    for (const auto& [metric, value] : values.items()) {
+      if (!value.is_number()) throw DataError(results_json.string(), section + "." + metric + " is not a number");
+      results[section][metric] = value.get<double>();
+    }
+  }
+  return results;
+}
+
 std::vector<std::string> expected_metrics(const std::filesystem::path& expected_file,
                                           const std::string& section) {
   const nlohmann::json expected = load_section(expected_file, section);

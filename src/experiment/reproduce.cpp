@@ -7,6 +7,9 @@
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/bm25_stage.hpp"
 #include "claimrag/experiment/dense_stage.hpp"
+#include "claimrag/experiment/fusion_stage.hpp"
+#include "claimrag/experiment/rerank_stage.hpp"
+#include "claimrag/rerank/model_io.hpp"
 #include "claimrag/experiment/gate_stage.hpp"
 #include "claimrag/experiment/meta.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
@@ -79,8 +82,25 @@ Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& o
   run::write_trec_run(dense, work / "runs" / "dense.trec");
   evaluate_into(reproduction.results, "dense", dense, test_qrels, specs);
 
-  const std::vector<std::string> systems{"bm25", "dense"};
-  const fs::path system_run = work / "runs" / "bm25.trec";
+  const auto hybrid = timer.time("fusion", [&] {
+    return fuse_run_files({work / "runs" / "bm25.trec", work / "runs" / "dense.trec"},
+                          {config.fusion.rrf_k, config.fusion.depth, "hybrid"});
+  });
+  run::write_trec_run(hybrid, work / "runs" / "hybrid.trec");
+  evaluate_into(reproduction.results, "hybrid", hybrid, test_qrels, specs);
+
+  const RerankResources resources(beir, work / "models" / "bm25", config);
+  const auto reranker = timer.time("reranker training", [&] { return train_reranker_on_split(resources, config); });
+  const fs::path reranker_file = work / "models" / "reranker.safetensors";
+  rerank::save_model(reranker, reranker_file);
+  const auto reranked = timer.time("reranking", [&] {
+    return rerank_run_file(resources, reranker, reranker_file.string(), work / "runs" / "hybrid.trec", config);
+  });
+  run::write_trec_run(reranked, work / "runs" / "hybrid_rerank.trec");
+  evaluate_into(reproduction.results, "hybrid_rerank", reranked, test_qrels, specs);
+
+  const std::vector<std::string> systems{"bm25", "dense", "hybrid", "hybrid_rerank"};
+  const fs::path system_run = work / "runs" / "hybrid_rerank.trec";
   timer.time("gate", [&] {
     GateRequest request;
     request.data = beir;
@@ -88,6 +108,8 @@ Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& o
     request.system_run = system_run;
     request.bm25_run = work / "runs" / "bm25.trec";
     request.dense_run = work / "runs" / "dense.trec";
+    request.rerank_run = work / "runs" / "hybrid_rerank.trec";
+    request.hallucination_depth = config.gate.hallucination_depth;
     const GateData data(request);
     write_gate_tables(data, config, work / "tables", reproduction.results);
   });

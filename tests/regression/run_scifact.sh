@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
-# The SciFact regression check: runs the pipeline on the real data and compares every metric with
-# tests/regression/scifact.expected.json (`claimrag evaluate --check` exits 1 on any deviation).
+# The SciFact regression check: the whole reproduction, every metric compared with
+# tests/regression/scifact.expected.json (exit 1 on any deviation, in either direction), Table 1
+# byte for byte, and a second reproduction that must give byte-identical tables, runs and models.
 # Usage: tests/regression/run_scifact.sh PATH/TO/claimrag   (from the repository root)
 set -euo pipefail
 claimrag=${1:?usage: $0 PATH/TO/claimrag}
-data=data/scifact/beir
+config=configs/scifact.json
 expected=tests/regression/scifact.expected.json
-if [ ! -f "$data/corpus.jsonl" ]; then
-  echo "SciFact is missing from $data: run scripts/get-data.sh first" >&2
+if [ ! -f data/scifact/beir/corpus.jsonl ]; then
+  echo "SciFact is missing from data/scifact: run scripts/get-data.sh first" >&2
   exit 3
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$claimrag" --quiet index --data "$data" --method bm25 --out "$work/index"
-"$claimrag" --quiet retrieve --data "$data" --index "$work/index" --method bm25 --split test --out "$work/bm25.trec"
-"$claimrag" --quiet evaluate --data "$data" --split test --run "$work/bm25.trec" --out "$work/bm25" --check "$expected"
+"$claimrag" --quiet reproduce --config "$config" --out "$work/first"
+"$claimrag" --quiet evaluate --results "$work/first/results.json" --check "$expected"
+diff -u tests/regression/table1.expected.tsv "$work/first/tables/table1.tsv"
+echo "OK   table1.tsv equals tests/regression/table1.expected.tsv"
 
-"$claimrag" --quiet index --data "$data" --method dense --out "$work/dense"
-"$claimrag" --quiet retrieve --data "$data" --index "$work/dense" --method dense --split test --out "$work/dense.trec"
-"$claimrag" --quiet evaluate --data "$data" --split test --run "$work/dense.trec" --out "$work/dense" --check "$expected"
-
-# Table 1 is exact: the whole table, byte for byte.
-"$claimrag" --quiet stats --data "$data" --out "$work/tables"
-diff -u tests/regression/table1.expected.tsv "$work/tables/table1.tsv"
-echo "OK   table1 (tests/regression/table1.expected.tsv)"
+# Determinism: the same command again gives the same bytes; only the files that carry timings
+# (table9.tsv, REPORT.md, results.json) or the output path (meta.json) may differ.
+"$claimrag" --quiet reproduce --config "$config" --out "$work/second" > /dev/null
+(cd "$work/first" && find . -type f ! -name table9.tsv ! -name REPORT.md ! -name results.json ! -name meta.json | sort) > "$work/files"
+while read -r file; do
+  cmp "$work/first/$file" "$work/second/$file"
+done < "$work/files"
+echo "OK   two reproductions are byte-identical ($(wc -l < "$work/files") files, timings aside)"

@@ -40,6 +40,9 @@ using Results = std::map<std::string, std::map<std::string, double>>;
 /// fails every one of its metrics.
 CheckReport check_all(const std::filesystem::path& expected_file, const Results& results);
 
+/// The "metrics" object of a reproduction's results.json.
+Results read_results(const std::filesystem::path& results_json);
+
 /// The metric names section `section` of `expected_file` expects.
 std::vector<std::string> expected_metrics(const std::filesystem::path& expected_file,
                                           const std::string& section);
