@@ -62,6 +62,7 @@ Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& o
 
   const auto statistics = timer.time("statistics", [&] { return dataset_statistics(beir); });
   write_table1(statistics, work / "tables");
+  write_token_lengths(statistics, work / "tables");
   reproduction.results["table1"] = table1_results(statistics);
 
   const auto test_qrels = dataset::load_split(beir, config.data.test_split);

@@ -28,6 +28,15 @@ io::Table table1(const dataset::DatasetStatistics& statistics) {
   return table;
 }
 
+void write_token_lengths(const dataset::DatasetStatistics& statistics, const std::filesystem::path& out_folder) {
+  io::Table table{{"kind", "tokens"}, {}};
+  for (const std::size_t tokens : statistics.document_tokens) table.rows.push_back({"document", std::to_string(tokens)});
+  for (const auto& split : statistics.splits) {
+    for (const std::size_t tokens : split.query_tokens) table.rows.push_back({split.name, std::to_string(tokens)});
+  }
+  io::write_tsv(table, out_folder / "token_lengths.tsv");
+}
+
 void write_table1(const dataset::DatasetStatistics& statistics, const std::filesystem::path& out_folder) {
   nlohmann::json splits = nlohmann::json::object();
   for (const auto& split : statistics.splits) {

@@ -14,11 +14,13 @@ struct SplitStatistics {
   std::size_t queries = 0;        ///< distinct judged queries
   std::size_t pairs = 0;          ///< judged (query, document) pairs
   double mean_query_tokens = 0;   ///< paper tokenizer, over the judged queries
+  std::vector<std::size_t> query_tokens;  ///< per judged query, in qrels order (Figure 2)
 };
 
 struct DatasetStatistics {
   std::size_t documents = 0;
   double mean_document_tokens = 0;  ///< paper tokenizer over title + " " + text
+  std::vector<std::size_t> document_tokens;  ///< per document, corpus order (Figure 2)
   std::vector<SplitStatistics> splits;  ///< sorted by name
 };
 

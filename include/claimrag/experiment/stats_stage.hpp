@@ -14,6 +14,10 @@ dataset::DatasetStatistics dataset_statistics(const std::filesystem::path& beir_
 /// Table 1 as the paper lays it out: one row per statistic, two decimals for means.
 io::Table table1(const dataset::DatasetStatistics& statistics);
 
+/// Writes `<out_folder>/token_lengths.tsv`: kind (document or the split name) and tokens, a row
+/// per document and per judged claim (the data of Figure 2).
+void write_token_lengths(const dataset::DatasetStatistics& statistics, const std::filesystem::path& out_folder);
+
 /// Writes `<out_folder>/table1.tsv` and `<out_folder>/table1.json`.
 void write_table1(const dataset::DatasetStatistics& statistics, const std::filesystem::path& out_folder);
 
