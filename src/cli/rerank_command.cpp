@@ -13,6 +13,7 @@ void add_rerank_command(CLI::App& root) {
     std::string model;
     bool train = false;
     std::string config;
+    std::size_t rerank_depth = 0;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -24,11 +25,14 @@ void add_rerank_command(CLI::App& root) {
   command->add_option("--model", options->model,
                       "Reranker model (safetensors): written with --train, else read")->required();
   command->add_flag("--train", options->train, "Fit the model on the config's train split and write it to --model");
+  command->add_option("--rerank-depth", options->rerank_depth, "Documents reordered at the top of the run (default: the config's, 50)")
+      ->check(CLI::PositiveNumber);
   add_config_option(*command, options->config);
   command->callback([options] {
+    auto config = config_from(options->config);
+    if (options->rerank_depth > 0) config.rerank.rerank_depth = options->rerank_depth;
     experiment::run_rerank_stage(
-        {options->data, options->index, options->run, options->out, options->model, options->train},
-        config_from(options->config));
+        {options->data, options->index, options->run, options->out, options->model, options->train}, config);
   });
 }
 
