@@ -84,23 +84,24 @@ void write_report(const Reproduction& reproduction, const ExperimentConfig& conf
          << "Configuration `" << config.source << "` (checksum " << config.checksum << "), seed " << config.seed << ".\n\n";
   nlohmann::json expected;
   if (!config.expected.empty()) expected = nlohmann::json::parse(io::read_file(config.expected));
-  report << "| section | metric | paper | ours | difference | check |\n|---|---|---|---|---|---|\n";
+  report << "| section | metric | paper | ours | difference | check | why they differ |\n|---|---|---|---|---|---|---|\n";
   for (const auto& [section, values] : reproduction.results) {
     for (const auto& [metric, value] : values) {
-      std::string paper = "", difference = "", verdict = "not frozen";
+      std::string paper = "", difference = "", verdict = "not frozen", why = "";
       if (expected.contains("sections") && expected["sections"].contains(section) && expected["sections"][section].contains(metric)) {
         const auto& entry = expected["sections"][section][metric];
         if (entry.contains("paper")) {
           paper = io::fixed(entry["paper"].get<double>(), 6);
           difference = io::fixed(value - entry["paper"].get<double>(), 6);
         }
+        if (entry.contains("why")) why = entry["why"].get<std::string>();
         verdict = "frozen";
         for (const auto& line : reproduction.check.lines) {
           if (line.section == section && line.metric == metric) verdict = line.ok ? "OK" : "FAIL";
         }
       }
       report << "| " << section << " | " << metric << " | " << paper << " | " << io::fixed(value, 6) << " | " << difference
-             << " | " << verdict << " |\n";
+             << " | " << verdict << " | " << why << " |\n";
     }
   }
   report << "\n## Runtime (Table 9)\n\n| stage | seconds |\n|---|---|\n";
