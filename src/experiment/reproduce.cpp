@@ -6,6 +6,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/bm25_stage.hpp"
+#include "claimrag/experiment/combined_stage.hpp"
 #include "claimrag/experiment/dense_stage.hpp"
 #include "claimrag/experiment/fusion_stage.hpp"
 #include "claimrag/experiment/rerank_stage.hpp"
@@ -100,6 +101,21 @@ Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& o
   run::write_trec_run(reranked, work / "runs" / "hybrid_rerank.trec");
   evaluate_into(reproduction.results, "hybrid_rerank", reranked, test_qrels, specs);
 
+  // The training claims through the same pipeline: the combined signal learns from them.
+  timer.time("training-claim runs", [&] {
+    const auto train_qrels = dataset::load_split(beir, config.data.train_split);
+    const auto train_queries = dataset::queries_of_split(all_queries, train_qrels, config.data.train_split);
+    const fs::path runs = work / "runs" / "train";
+    run::write_trec_run(retrieve_bm25(beir, work / "models" / "bm25", train_queries, config.bm25, config.bm25.depth),
+                        runs / "bm25.trec");
+    run::write_trec_run(retrieve_dense(beir, work / "models" / "dense", train_queries, config, config.dense.depth),
+                        runs / "dense.trec");
+    run::write_trec_run(fuse_run_files({runs / "bm25.trec", runs / "dense.trec"}, {config.fusion.rrf_k, config.fusion.depth, "hybrid"}),
+                        runs / "hybrid.trec");
+    run::write_trec_run(rerank_run_file(resources, reranker, reranker_file.string(), runs / "hybrid.trec", config),
+                        runs / "hybrid_rerank.trec");
+  });
+
   const std::vector<std::string> systems{"bm25", "dense", "hybrid", "hybrid_rerank"};
   const fs::path system_run = work / "runs" / "hybrid_rerank.trec";
   timer.time("gate", [&] {
@@ -113,6 +129,14 @@ Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& o
     request.hallucination_depth = config.gate.hallucination_depth;
     const GateData data(request);
     write_gate_tables(data, config, work / "tables", reproduction.results);
+    GateRequest train_request = request;
+    const fs::path train_runs = work / "runs" / "train";
+    train_request.split = config.data.train_split;
+    train_request.system_run = train_runs / "hybrid_rerank.trec";
+    train_request.bm25_run = train_runs / "bm25.trec";
+    train_request.dense_run = train_runs / "dense.trec";
+    train_request.rerank_run = train_runs / "hybrid_rerank.trec";
+    write_combined_signal(GateData(train_request), data, config, work / "tables", reproduction.results);
   });
 
   reproduction.timings = timer.timings();
