@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -23,7 +24,10 @@ int run_claimrag(const std::string& arguments) {
 }
 
 struct CliFixture {
-  fs::path root = fs::temp_directory_path() / "claimrag_test_cli_fuse_rerank";
+  // One folder per test and process: CTest runs the tests of this file in parallel.
+  fs::path root = fs::temp_directory_path() /
+                  ("claimrag_test_cli_fuse_rerank_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                   "_" + std::to_string(::getpid()));
   std::string beir = (root / "beir").string();
   std::string index = (root / "index").string();
   std::string bm25 = (root / "bm25.trec").string();

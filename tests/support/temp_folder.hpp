@@ -11,6 +11,14 @@
 
 namespace claimrag::testing {
 
+/// temp/<stem>_<test name>_<pid>: unique to the running test, since CTest runs tests in
+/// parallel processes and two tests must never share a scratch folder.
+inline std::filesystem::path unique_temp_path(const std::string& stem) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return std::filesystem::temp_directory_path() /
+         (stem + "_" + (info != nullptr ? std::string(info->name()) : std::string("setup")) + "_" + std::to_string(::getpid()));
+}
+
 class TempFolder {
  public:
   TempFolder() {

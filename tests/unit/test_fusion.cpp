@@ -8,6 +8,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/fusion_stage.hpp"
 #include "claimrag/fusion/rrf.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
 using fusion::NamedRun;
@@ -188,7 +189,7 @@ TEST(Fusion, BadOptionsAndInputsAreRefused) {
 }
 
 TEST(FusionStage, FusesFilesAndNamesABadOne) {
-  const auto folder = std::filesystem::temp_directory_path() / "claimrag_test_fusion_stage";
+  const auto folder = claimrag::testing::unique_temp_path("claimrag_test_fusion_stage");
   std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder);
   const auto a = make_run("a", {{"q1", {"a", "b", "c"}}});

@@ -5,13 +5,14 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/config.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
 
 namespace {
 
 experiment::ExperimentConfig load(const std::string& json) {
-  const auto path = std::filesystem::temp_directory_path() / "claimrag_test_fusion_rerank_config.json";
+  const auto path = claimrag::testing::unique_temp_path("claimrag_test_fusion_rerank_config.json");
   std::ofstream(path) << json;
   auto config = experiment::load_config(path);
   std::filesystem::remove(path);

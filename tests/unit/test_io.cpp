@@ -8,6 +8,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/text_lines.hpp"
+#include "support/temp_folder.hpp"
 
 namespace fs = std::filesystem;
 using namespace claimrag;
@@ -45,7 +46,7 @@ TEST(Checksum, KnownXxh64Values) {
 }
 
 TEST(AtomicFile, CommitMovesIntoPlaceAndAbandonLeavesNothing) {
-  const fs::path folder = fs::temp_directory_path() / "claimrag_test_atomic";
+  const fs::path folder = claimrag::testing::unique_temp_path("claimrag_test_atomic");
   fs::remove_all(folder);
   {
     io::AtomicFile file(folder / "sub" / "kept.txt");

@@ -8,6 +8,7 @@
 #include "claimrag/rerank/features.hpp"
 #include "claimrag/rerank/training_set.hpp"
 #include "rerank_fixture.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
 using rerank::FeatureExtractor;
@@ -77,7 +78,7 @@ TEST(RerankFeatures, HandComputedValues) {
 }
 
 TEST(RerankFeatures, CosineIsBitIdenticalToTfidfCosine) {
-  const auto folder = std::filesystem::temp_directory_path() / "claimrag_test_rerank_cosine";
+  const auto folder = claimrag::testing::unique_temp_path("claimrag_test_rerank_cosine");
   std::filesystem::remove_all(folder);
   test::write_synthetic_beir(folder);
   const auto corpus = dataset::load_corpus(folder / "corpus.jsonl");
@@ -98,7 +99,7 @@ TEST(RerankFeatures, CosineIsBitIdenticalToTfidfCosine) {
 }
 
 TEST(RerankFeatures, ClaimTablesGiveTheExtractorsFeaturesBitForBit) {
-  const auto folder = std::filesystem::temp_directory_path() / "claimrag_test_rerank_tables";
+  const auto folder = claimrag::testing::unique_temp_path("claimrag_test_rerank_tables");
   std::filesystem::remove_all(folder);
   test::write_synthetic_beir(folder);
   const auto corpus = dataset::load_corpus(folder / "corpus.jsonl");
@@ -211,7 +212,7 @@ TEST(RerankTrainingSet, RefusesUnjudgedQueriesAndZeroDepth) {
 }
 
 TEST(RerankTrainingSet, DoesNotDependOnTheThreadCount) {
-  const auto folder = std::filesystem::temp_directory_path() / "claimrag_test_rerank_threads";
+  const auto folder = claimrag::testing::unique_temp_path("claimrag_test_rerank_threads");
   std::filesystem::remove_all(folder);
   test::write_synthetic_beir(folder);
   const auto corpus = dataset::load_corpus(folder / "corpus.jsonl");

@@ -7,6 +7,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/rerank/model_io.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
 
@@ -36,7 +37,7 @@ rerank::RerankerModel sample_model() {
 }
 
 struct TempFolder {
-  fs::path path = fs::temp_directory_path() / "claimrag_test_rerank_model_io";
+  fs::path path = claimrag::testing::unique_temp_path("claimrag_test_rerank_model_io");
   TempFolder() {
     fs::remove_all(path);
     fs::create_directories(path);

@@ -11,6 +11,7 @@
 #include "claimrag/experiment/rerank_stage.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/metrics/ranking.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
 namespace fs = std::filesystem;
@@ -18,7 +19,7 @@ namespace fs = std::filesystem;
 TEST(RerankSciFact, Recall100IsUnchangedAndOutputIsDeterministic) {
   const fs::path beir = fs::path(CLAIMRAG_SOURCE_DIR) / "data/scifact/beir";
   if (!fs::exists(beir / "corpus.jsonl")) GTEST_SKIP() << "no SciFact data under " << beir;
-  const fs::path root = fs::temp_directory_path() / "claimrag_test_rerank_scifact";
+  const fs::path root = claimrag::testing::unique_temp_path("claimrag_test_rerank_scifact");
   fs::remove_all(root);
   experiment::ExperimentConfig config;
   experiment::index_bm25(beir, root / "index", config);

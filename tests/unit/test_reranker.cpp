@@ -10,6 +10,7 @@
 #include "claimrag/metrics/ranking.hpp"
 #include "claimrag/rerank/reranker.hpp"
 #include "rerank_fixture.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
 
@@ -29,7 +30,7 @@ std::vector<std::string> ids(const std::vector<run::ScoredDocument>& documents) 
 
 // The synthetic fixture loaded in memory, a model trained on its train claims, and its BM25 test run.
 struct Trained {
-  std::filesystem::path folder = std::filesystem::temp_directory_path() / "claimrag_test_reranker";
+  std::filesystem::path folder = claimrag::testing::unique_temp_path("claimrag_test_reranker");
   dataset::Corpus corpus;
   bm25::InvertedIndex index;
   std::unique_ptr<rerank::FeatureExtractor> extractor;
