@@ -11,5 +11,6 @@ void add_index_command(CLI::App& root);
 void add_retrieve_command(CLI::App& root);
 void add_evaluate_command(CLI::App& root);
 void add_gate_command(CLI::App& root);
+void add_extract_evidence_command(CLI::App& root);
 
 }  // namespace claimrag::cli
