@@ -1,5 +1,5 @@
-#include "claimrag/error.hpp"
 #include "claimrag/experiment/bm25_stage.hpp"
+#include "claimrag/experiment/dense_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -23,7 +23,7 @@ void add_index_command(CLI::App& root) {
     if (options->method == "bm25") {
       experiment::index_bm25(options->data, options->out, config);
     } else {
-      throw UsageError("--method dense is not available in this build");
+      experiment::index_dense(options->data, options->out, config);
     }
   });
 }

@@ -1,7 +1,7 @@
 #include <spdlog/spdlog.h>
 
-#include "claimrag/error.hpp"
 #include "claimrag/experiment/bm25_stage.hpp"
+#include "claimrag/experiment/dense_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -33,9 +33,10 @@ void add_retrieve_command(CLI::App& root) {
   command->callback([options] {
     const auto config = config_from(options->config);
     const auto queries = experiment::select_queries(options->data, {options->split, options->queries});
-    const std::size_t k = options->k > 0 ? options->k : config.bm25.depth;
-    if (options->method != "bm25") throw UsageError("--method dense is not available in this build");
-    const auto run = experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k);
+    const bool bm25 = options->method == "bm25";
+    const std::size_t k = options->k > 0 ? options->k : bm25 ? config.bm25.depth : config.dense.depth;
+    const auto run = bm25 ? experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k)
+                          : experiment::retrieve_dense(options->data, options->index, queries, config, k);
     run::write_trec_run(run, options->out);
     spdlog::info("{} queries, top {} -> {}", queries.size(), k, options->out);
   });

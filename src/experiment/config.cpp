@@ -28,6 +28,26 @@ void read_bm25(io::StrictObject object, Bm25Config& bm25) {
   if (bm25.depth == 0) throw UsageError("bm25.depth must be >= 1");
 }
 
+void read_dense(io::StrictObject object, DenseConfig& dense) {
+  object.read("dimension", dense.dimension);
+  object.read("max_query_tokens", dense.max_query_tokens);
+  object.read("max_document_tokens", dense.max_document_tokens);
+  object.read("temperature", dense.temperature);
+  object.read("learning_rate", dense.learning_rate);
+  object.read("batch_size", dense.batch_size);
+  object.read("epochs", dense.epochs);
+  object.read("shared_towers", dense.shared_towers);
+  object.read("init_stddev", dense.init_stddev);
+  std::uint64_t depth = dense.depth;
+  object.read("depth", depth);
+  dense.depth = depth;
+  object.finish();
+  if (dense.dimension <= 0 || dense.max_query_tokens <= 0 || dense.max_document_tokens <= 0 || dense.batch_size <= 0 ||
+      dense.epochs < 0 || dense.temperature <= 0 || dense.learning_rate <= 0 || dense.init_stddev <= 0 || dense.depth == 0) {
+    throw UsageError("dense: sizes, epochs, temperature, learning_rate, init_stddev and depth must be positive");
+  }
+}
+
 void read_evaluation(io::StrictObject object, EvaluationConfig& evaluation) {
   object.read("metrics", evaluation.metrics);
   object.finish();
@@ -91,10 +111,12 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   top.read("expected", config.expected);
   read_data(top.object("data"), config.data);
   read_bm25(top.object("bm25"), config.bm25);
+  read_dense(top.object("dense"), config.dense);
   read_evaluation(top.object("evaluation"), config.evaluation);
   read_verifier(top.object("verifier"), config.verifier);
   read_evidence(top.object("evidence"), config.evidence);
   top.finish();
+  config.dense.seed = config.seed;
   return config;
 }
 

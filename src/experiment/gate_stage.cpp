@@ -15,10 +15,9 @@ std::optional<run::Run> read_optional_run(const std::filesystem::path& path) {
   return run::read_trec_run(path);
 }
 
-bool has_relevant_in_top(const run::Ranking* ranking, const std::map<std::string, int>& judgments, std::size_t depth) {
-  if (ranking == nullptr) return false;
-  for (std::size_t i = 0; i < std::min(depth, ranking->documents.size()); ++i) {
-    const auto found = judgments.find(ranking->documents[i].doc_id);
+bool has_relevant_in_top(const run::Ranking& ranking, const std::map<std::string, int>& judgments, std::size_t depth) {
+  for (std::size_t i = 0; i < std::min(depth, ranking.documents.size()); ++i) {
+    const auto found = judgments.find(ranking.documents[i].doc_id);
     if (found != judgments.end() && found->second > 0) return true;
   }
   return false;
@@ -26,39 +25,58 @@ bool has_relevant_in_top(const run::Ranking* ranking, const std::map<std::string
 
 }  // namespace
 
-std::vector<gate::ClaimOutcome> gate_outcomes(const GateRequest& request) {
-  const auto qrels = dataset::load_split(request.data, request.split);
-  const run::Run system = run::read_trec_run(request.system_run);
-  const auto bm25 = read_optional_run(request.bm25_run);
-  const auto dense = read_optional_run(request.dense_run);
-  const auto rerank = read_optional_run(request.rerank_run);
-  std::optional<std::map<std::string, double>> external;
-  if (!request.signal_file.empty()) external = gate::read_signal_file(request.signal_file.string());
-  const gate::SignalInputs inputs{bm25 ? &*bm25 : nullptr, dense ? &*dense : nullptr, rerank ? &*rerank : nullptr,
-                                  request.verifier_top1, external ? &*external : nullptr};
-  const auto values = gate::signal_values(request.signal, inputs, qrels.query_order);
-  std::vector<gate::ClaimOutcome> claims;
-  for (std::size_t i = 0; i < qrels.query_order.size(); ++i) {
-    const auto& id = qrels.query_order[i];
+GateData::GateData(GateRequest request) : request_(std::move(request)) {
+  const auto qrels = dataset::load_split(request_.data, request_.split);
+  const run::Run system = run::read_trec_run(request_.system_run);
+  claim_ids_ = qrels.query_order;
+  for (const auto& id : claim_ids_) {
     const run::Ranking* ranking = system.find(id);
-    if (ranking == nullptr) throw DataError(request.system_run.string() + ": no ranking for claim " + id);
-    gate::ClaimOutcome claim{id, values[i], !has_relevant_in_top(ranking, qrels.judgments.at(id), request.hallucination_depth), {}};
-    if (request.evidence_f1 != nullptr) {
-      const auto found = request.evidence_f1->find(id);
-      if (found != request.evidence_f1->end()) claim.evidence_f1 = found->second;
-    }
+    if (ranking == nullptr) throw DataError(request_.system_run.string(), "no ranking for claim " + id);
+    hallucinated_.push_back(!has_relevant_in_top(*ranking, qrels.judgments.at(id), request_.hallucination_depth));
+  }
+  bm25_ = read_optional_run(request_.bm25_run);
+  dense_ = read_optional_run(request_.dense_run);
+  rerank_ = read_optional_run(request_.rerank_run);
+  if (!request_.signal_file.empty()) external_ = gate::read_signal_file(request_.signal_file.string());
+}
+
+std::vector<gate::ClaimOutcome> GateData::outcomes(const std::string& signal) const {
+  const gate::SignalInputs inputs{bm25_ ? &*bm25_ : nullptr, dense_ ? &*dense_ : nullptr, rerank_ ? &*rerank_ : nullptr,
+                                  request_.verifier_top1.empty() ? nullptr : &request_.verifier_top1,
+                                  external_ ? &*external_ : nullptr};
+  const auto values = gate::signal_values(signal, inputs, claim_ids_);
+  std::vector<gate::ClaimOutcome> claims;
+  for (std::size_t i = 0; i < claim_ids_.size(); ++i) {
+    gate::ClaimOutcome claim{claim_ids_[i], values[i], hallucinated_[i], {}};
+    const auto f1 = request_.evidence_f1.find(claim_ids_[i]);
+    if (f1 != request_.evidence_f1.end()) claim.evidence_f1 = f1->second;
     claims.push_back(std::move(claim));
   }
   return claims;
 }
 
-void write_sweep(const std::vector<gate::SweepRow>& rows, const std::filesystem::path& out) {
-  io::Table table{{"threshold", "answered", "answer_rate", "refusal_rate", "hallucination_rate", "evidence_f1"}, {}};
+const std::vector<std::string>& sweep_columns() {
+  static const std::vector<std::string> columns{"signal", "threshold", "answered", "answer_rate", "refusal_rate",
+                                                "hallucination_rate", "evidence_f1"};
+  return columns;
+}
+
+void append_sweep(const std::string& signal, const std::vector<gate::SweepRow>& rows, std::vector<std::vector<std::string>>& table) {
   for (const auto& row : rows) {
-    table.rows.push_back({io::fixed(row.threshold, 6), std::to_string(row.answered), io::fixed(row.answer_rate, 6),
-                          io::fixed(row.refusal_rate, 6), io::fixed(row.hallucination_rate, 6), io::fixed(row.evidence_f1, 6)});
+    table.push_back({signal, io::fixed(row.threshold, 6), std::to_string(row.answered), io::fixed(row.answer_rate, 6),
+                     io::fixed(row.refusal_rate, 6), io::fixed(row.hallucination_rate, 6), io::fixed(row.evidence_f1, 6)});
   }
-  io::write_tsv(table, out);
+}
+
+const std::vector<std::string>& risk_coverage_columns() {
+  static const std::vector<std::string> columns{"signal", "aurc", "risk@30%", "risk@50%", "risk@70%", "coverage@risk5%",
+                                                "coverage@risk10%"};
+  return columns;
+}
+
+void append_risk_coverage(const std::string& signal, const gate::RiskCoverage& curve, std::vector<std::vector<std::string>>& table) {
+  table.push_back({signal, io::fixed(curve.aurc, 6), io::fixed(curve.risk_at_30, 6), io::fixed(curve.risk_at_50, 6),
+                   io::fixed(curve.risk_at_70, 6), io::fixed(curve.coverage_at_risk_5, 6), io::fixed(curve.coverage_at_risk_10, 6)});
 }
 
 void write_decisions(const std::vector<gate::ClaimOutcome>& claims, const std::string& signal, double threshold,

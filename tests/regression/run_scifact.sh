@@ -17,6 +17,10 @@ trap 'rm -rf "$work"' EXIT
 "$claimrag" --quiet retrieve --data "$data" --index "$work/index" --method bm25 --split test --out "$work/bm25.trec"
 "$claimrag" --quiet evaluate --data "$data" --split test --run "$work/bm25.trec" --out "$work/bm25" --check "$expected"
 
+"$claimrag" --quiet index --data "$data" --method dense --out "$work/dense"
+"$claimrag" --quiet retrieve --data "$data" --index "$work/dense" --method dense --split test --out "$work/dense.trec"
+"$claimrag" --quiet evaluate --data "$data" --split test --run "$work/dense.trec" --out "$work/dense" --check "$expected"
+
 # Table 1 is exact: the whole table, byte for byte.
 "$claimrag" --quiet stats --data "$data" --out "$work/tables"
 diff -u tests/regression/table1.expected.tsv "$work/tables/table1.tsv"

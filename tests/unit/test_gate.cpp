@@ -92,3 +92,43 @@ TEST(RiskCoverage, TiesTakeTheExpectationOverOrders) {
   std::reverse(reordered.begin(), reordered.end());
   EXPECT_EQ(gate::risk_coverage(reordered).risk, curve.risk);
 }
+
+#include "claimrag/gate/signals.hpp"
+#include "support/temp_folder.hpp"
+
+TEST(Signals, ComputedFromRunsByHand) {
+  run::Run bm25, dense;
+  bm25.tag = "bm25";
+  bm25.add({"c1", {{"a", 30}, {"b", 12}, {"x", 1}}});
+  bm25.add({"c2", {{"z", 8}}});
+  dense.tag = "dense";
+  dense.add({"c1", {{"b", 0.9}, {"c", 0.8}, {"a", 0.7}}});
+  dense.add({"c2", {{"y", 0.5}}});
+  const gate::SignalInputs inputs{&bm25, &dense, nullptr, nullptr, nullptr};
+  const std::vector<std::string> ids{"c1", "c2"};
+  EXPECT_EQ(gate::signal_values("bm25_top1", inputs, ids), (std::vector<double>{30, 8}));
+  EXPECT_EQ(gate::signal_values("bm25_margin", inputs, ids), (std::vector<double>{18, 8}));
+  EXPECT_EQ(gate::signal_values("sparse_dense_rank", inputs, ids), (std::vector<double>{1.0 / 3.0, 0.0}));
+  EXPECT_EQ(gate::signal_values("sparse_dense_overlap", inputs, ids), (std::vector<double>{0.2, 0.0}));
+}
+
+TEST(Signals, MissingInputsClaimsAndUnknownNamesAreErrors) {
+  run::Run bm25;
+  bm25.tag = "bm25";
+  bm25.add({"c1", {{"a", 1}}});
+  const gate::SignalInputs inputs{&bm25, nullptr, nullptr, nullptr, nullptr};
+  EXPECT_THROW(gate::signal_values("rerank_top1", inputs, {"c1"}), UsageError);
+  EXPECT_THROW(gate::signal_values("sparse_dense_rank", inputs, {"c1"}), UsageError);
+  EXPECT_THROW(gate::signal_values("bm25_top1", inputs, {"c1", "c9"}), DataError);
+  EXPECT_THROW(gate::signal_values("magic", inputs, {"c1"}), UsageError);
+}
+
+TEST(Signals, SignalFileIsReadStrictly) {
+  claimrag::testing::TempFolder folder;
+  const auto values = gate::read_signal_file(folder.write("s.tsv", "claim_id\tvalue\nc1\t0.5\r\nc2\t-2\n").string());
+  EXPECT_EQ(values.at("c1"), 0.5);
+  EXPECT_EQ(values.at("c2"), -2.0);
+  EXPECT_THROW(gate::read_signal_file(folder.write("a.tsv", "c1\t0.5\t3\n").string()), DataError);
+  EXPECT_THROW(gate::read_signal_file(folder.write("b.tsv", "c1\thigh\n").string()), DataError);
+  EXPECT_THROW(gate::read_signal_file(folder.write("c.tsv", "c1\t1\nc1\t2\n").string()), DataError);
+}

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "claimrag/bm25/search.hpp"
+#include "claimrag/dense/dual_encoder.hpp"
 
 namespace claimrag::experiment {
 
@@ -22,6 +23,10 @@ struct DataConfig {
 
 struct Bm25Config {
   bm25::Bm25Parameters parameters;
+  std::size_t depth = 200;  ///< documents retrieved per query
+};
+
+struct DenseConfig : dense::DenseOptions {
   std::size_t depth = 200;  ///< documents retrieved per query
 };
 
@@ -64,6 +69,7 @@ struct ExperimentConfig {
   std::uint64_t seed = 42;
   DataConfig data;
   Bm25Config bm25;
+  DenseConfig dense;  ///< its seed is the experiment's seed
   EvaluationConfig evaluation;
   VerifierConfig verifier;
   EvidenceConfig evidence;

@@ -1,0 +1,67 @@
+#pragma once
+// safetensors files (https://huggingface.co/docs/safetensors): an 8-byte little-endian header
+// length, a JSON header {name: {"dtype", "shape", "data_offsets"}, "__metadata__": {str: str}},
+// then the raw little-endian tensor bytes. Only F32 two-dimensional tensors are written or read,
+// which is all claimrag's models hold, and a user can open them with safetensors.numpy.load_file.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "claimrag/nn/parameter.hpp"
+
+namespace claimrag::nn {
+
+/// The free-form string map stored under "__metadata__".
+using SafetensorsMetadata = std::map<std::string, std::string>;
+
+/// A borrowed row-major rows × cols float tensor to be written.
+struct TensorView {
+  std::string name;
+  const float* data = nullptr;
+  std::int64_t rows = 0;
+  std::int64_t cols = 0;
+};
+
+/// A tensor read from a file: its name, shape and row-major values.
+struct LoadedTensor {
+  std::string name;
+  Matrix<float> value;
+};
+
+/// The whole content of a safetensors file, tensors in file order of their data.
+struct SafetensorsContent {
+  SafetensorsMetadata metadata;
+  std::vector<LoadedTensor> tensors;
+};
+
+/// Writes `tensors` (unique, non-empty names other than "__metadata__") and `metadata` to `path`
+/// atomically (through io::AtomicFile). Data are laid out in the given order; the header is
+/// padded with spaces to a multiple of 8 bytes, as the reference implementation does.
+void write_safetensors(const std::filesystem::path& path, const std::vector<TensorView>& tensors,
+                       const SafetensorsMetadata& metadata);
+
+/// Reads and validates a whole file: header length within the file, well-formed JSON, dtype
+/// "F32", shapes of one or two non-negative dimensions (one dimension reads as a 1 × n matrix),
+/// data_offsets matching the shape, inside the data and covering it without overlap.
+/// Throws DataError naming the file on any violation.
+SafetensorsContent read_safetensors(const std::filesystem::path& path);
+
+/// Writes every parameter of `registry` (value only, registration order) with `metadata`.
+void save_registry(const std::filesystem::path& path, const ParameterRegistry<float>& registry,
+                   const SafetensorsMetadata& metadata);
+
+/// Loads the tensors of `path` into the parameters of `registry`, which fixes what is expected:
+/// the file must hold exactly the registry's names, each with the registered shape; otherwise
+/// DataError naming the file and the first mismatch, and `registry` is left untouched.
+/// Gradients are not touched. Returns the file's metadata for the caller's own checks.
+SafetensorsMetadata load_registry(const std::filesystem::path& path,
+                                  ParameterRegistry<float>& registry);
+
+/// The same from a file already read (by read_safetensors of `file`), for callers that check
+/// the metadata before building the registry.
+void load_registry(SafetensorsContent content, const std::string& file, ParameterRegistry<float>& registry);
+
+}  // namespace claimrag::nn

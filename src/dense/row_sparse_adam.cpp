@@ -1,0 +1,114 @@
+#include "claimrag/dense/row_sparse_adam.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <string>
+
+#include "claimrag/error.hpp"
+
+namespace claimrag::dense {
+
+template <typename Scalar>
+RowSparseAdam<Scalar>::RowSparseAdam(nn::ParameterRegistry<Scalar>& registry, nn::AdamOptions options)
+    : registry_(registry), options_(options) {
+  if (options_.weight_decay != 0.0) {
+    throw UsageError("row-sparse Adam needs weight_decay = 0 (a decay term moves every row)");
+  }
+  for (std::size_t i = 0; i < registry_.size(); ++i) {
+    const auto& value = registry_[i].value;
+    const auto entries = static_cast<std::size_t>(value.size());
+    for (auto* moments : {&first_moment_, &second_moment_}) {
+      auto* buffer = static_cast<Scalar*>(std::calloc(std::max<std::size_t>(entries, 1), sizeof(Scalar)));
+      if (buffer == nullptr) throw std::bad_alloc();
+      moments->emplace_back(buffer);
+    }
+    active_.emplace_back();
+    is_active_.emplace_back(static_cast<std::size_t>(value.rows()), 0);
+    pending_.emplace_back();
+    is_pending_.emplace_back(static_cast<std::size_t>(value.rows()), 0);
+    unsorted_.push_back(0);
+  }
+}
+
+template <typename Scalar>
+void RowSparseAdam<Scalar>::mark_rows(std::size_t parameter, std::span<const std::int32_t> rows) {
+  auto& active = is_active_.at(parameter);
+  auto& pending = is_pending_[parameter];
+  for (const std::int32_t row : rows) {
+    if (row < 0 || static_cast<std::size_t>(row) >= active.size()) {
+      throw InternalError("RowSparseAdam::mark_rows: row " + std::to_string(row) + " out of range");
+    }
+    const auto r = static_cast<std::size_t>(row);
+    if (!pending[r]) {
+      pending[r] = 1;
+      pending_[parameter].push_back(row);
+    }
+    if (!active[r]) {
+      active[r] = 1;
+      active_[parameter].push_back(row);
+      unsorted_[parameter] = 1;
+    }
+  }
+}
+
+template <typename Scalar>
+void RowSparseAdam<Scalar>::mark_all_rows(std::size_t parameter) {
+  std::vector<std::int32_t> rows(is_active_.at(parameter).size());
+  for (std::size_t r = 0; r < rows.size(); ++r) rows[r] = static_cast<std::int32_t>(r);
+  mark_rows(parameter, rows);
+}
+
+template <typename Scalar>
+void RowSparseAdam<Scalar>::step() {
+  ++step_;
+  // The constants are computed exactly as nn::Adam computes them, so that the updates agree
+  // bit for bit.
+  const auto beta1 = static_cast<Scalar>(options_.beta1);
+  const auto beta2 = static_cast<Scalar>(options_.beta2);
+  const auto epsilon = static_cast<Scalar>(options_.epsilon);
+  const double correction1 = 1.0 - std::pow(options_.beta1, static_cast<double>(step_));
+  const double correction2 = 1.0 - std::pow(options_.beta2, static_cast<double>(step_));
+  const auto step_size = static_cast<Scalar>(options_.learning_rate / correction1);
+  const auto root_correction2 = static_cast<Scalar>(std::sqrt(correction2));
+  for (std::size_t i = 0; i < registry_.size(); ++i) {
+    if (unsorted_[i]) {
+      std::sort(active_[i].begin(), active_[i].end());
+      unsorted_[i] = 0;
+    }
+    auto& parameter = registry_[i];
+    const auto& rows = active_[i];
+    Scalar* first = first_moment_[i].get();
+    Scalar* second = second_moment_[i].get();
+    const Eigen::Index cols = parameter.value.cols();
+    // Forking threads costs more than updating fewer than about a million entries.
+    const bool large = static_cast<double>(rows.size()) * static_cast<double>(parameter.value.cols()) >= 1 << 20;
+#pragma omp parallel for schedule(static) if (large)
+    for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(rows.size()); ++k) {
+      const Eigen::Index r = rows[static_cast<std::size_t>(k)];
+      auto gradient = parameter.grad.row(r).array();
+      auto m = Eigen::Map<nn::RowVector<Scalar>>(first + r * cols, cols).array();
+      auto v = Eigen::Map<nn::RowVector<Scalar>>(second + r * cols, cols).array();
+      m = beta1 * m + (Scalar(1) - beta1) * gradient;
+      v = beta2 * v + (Scalar(1) - beta2) * gradient.square();
+      parameter.value.row(r).array() -= step_size * m / (v.sqrt() / root_correction2 + epsilon);
+    }
+  }
+}
+
+template <typename Scalar>
+void RowSparseAdam<Scalar>::zero_grad() {
+  for (std::size_t i = 0; i < registry_.size(); ++i) {
+    auto& grad = registry_[i].grad;
+    for (const std::int32_t r : pending_[i]) {
+      grad.row(r).setZero();
+      is_pending_[i][static_cast<std::size_t>(r)] = 0;
+    }
+    pending_[i].clear();
+  }
+}
+
+template class RowSparseAdam<float>;
+template class RowSparseAdam<double>;
+
+}  // namespace claimrag::dense

@@ -1,0 +1,70 @@
+#include "claimrag/dense/vocabulary.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/checksum.hpp"
+#include "claimrag/text/tokenizer.hpp"
+
+namespace claimrag::dense {
+
+Vocabulary Vocabulary::build(const std::vector<std::string>& texts) {
+  std::unordered_set<std::string, Hash, std::equal_to<>> seen;
+  for (const auto& text : texts) {
+    text::for_each_token(text, [&](std::string_view token) {
+      if (seen.find(token) == seen.end()) seen.emplace(token);
+    });
+  }
+  std::vector<std::string> tokens(seen.begin(), seen.end());
+  std::sort(tokens.begin(), tokens.end());
+  return from_tokens(std::move(tokens));
+}
+
+Vocabulary Vocabulary::from_tokens(std::vector<std::string> tokens) {
+  if (tokens.size() > static_cast<std::size_t>(INT32_MAX)) throw InternalError("vocabulary too large");
+  Vocabulary vocabulary;
+  vocabulary.ids_.reserve(tokens.size());
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].empty()) throw InternalError("vocabulary holds an empty token");
+    if (!vocabulary.ids_.emplace(tokens[i], static_cast<std::int32_t>(i)).second) {
+      throw InternalError("vocabulary holds '" + tokens[i] + "' twice");
+    }
+  }
+  vocabulary.tokens_ = std::move(tokens);
+  return vocabulary;
+}
+
+std::int32_t Vocabulary::id(std::string_view token) const {
+  const auto found = ids_.find(token);
+  return found == ids_.end() ? -1 : found->second;
+}
+
+std::vector<std::int32_t> Vocabulary::encode(std::string_view text) const {
+  std::vector<std::int32_t> ids;
+  text::for_each_token(text, [&](std::string_view token) {
+    const std::int32_t found = id(token);
+    if (found >= 0) ids.push_back(found);
+  });
+  return ids;
+}
+
+std::vector<std::vector<std::int32_t>> Vocabulary::encode_all(const std::vector<std::string>& texts) const {
+  std::vector<std::vector<std::int32_t>> encoded(texts.size());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(texts.size()); ++i) {
+    encoded[static_cast<std::size_t>(i)] = encode(texts[static_cast<std::size_t>(i)]);
+  }
+  return encoded;
+}
+
+std::string Vocabulary::checksum() const {
+  std::string joined;
+  for (const auto& token : tokens_) {
+    joined += token;
+    joined += '\n';
+  }
+  return io::checksum_hex(joined);
+}
+
+}  // namespace claimrag::dense
