@@ -7,6 +7,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/verifier/model_io.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -65,25 +66,38 @@ std::vector<evidence::ClaimEvidence> extract_evidence(const EvidenceVerifier& ve
 ExtractEvidenceSummary run_extract_evidence(const ExtractEvidenceRequest& request, const ExperimentConfig& config) {
   const std::string rationales = request.rationales.empty() ? config.verifier.rationales : request.rationales;
   const std::filesystem::path original = request.original.empty() ? std::filesystem::path(config.data.original) : request.original;
-  if (!request.model.empty()) {
-    throw UsageError("--model: loading a saved verifier needs nn/safetensors, which this build does not have yet");
-  }
-  if (!request.save_model.empty()) {
-    throw UsageError("--save-model: saving a verifier needs nn/safetensors, which this build does not have yet");
-  }
   const EvidenceData data(request.data, config.evidence.min_sentence_characters);
   const run::Run run = run::read_trec_run(request.run);
-  std::mt19937_64 rng(config.seed);
   ExtractEvidenceSummary summary;
-  const auto pairs = verifier_training_pairs(data, config, config.data.train_split, rationales, original, rng);
-  for (const auto& pair : pairs) summary.positives += pair.label == evidence::kPositiveLabel ? 1 : 0;
-  summary.training_pairs = pairs.size();
-  if (request.log_progress) {
-    spdlog::info("verifier training pairs ({} rationales): {} positives, {} negatives", rationales, summary.positives,
-                 pairs.size() - summary.positives);
+  EvidenceVerifier verifier;
+  nlohmann::json model_source;
+  if (!request.model.empty()) {
+    auto loaded = verifier::load_verifier(request.model);
+    verifier.vocabulary = std::move(loaded.vocabulary);
+    verifier.model = std::move(loaded.model);
+    model_source = {{"file", request.model.string()}, {"checksum", io::file_checksum(request.model)}, {"metadata", loaded.metadata}};
+    model_source["metadata"].erase("vocabulary");
+  } else {
+    std::mt19937_64 rng(config.seed);
+    const auto pairs = verifier_training_pairs(data, config, config.data.train_split, rationales, original, rng);
+    for (const auto& pair : pairs) summary.positives += pair.label == evidence::kPositiveLabel ? 1 : 0;
+    summary.training_pairs = pairs.size();
+    if (request.log_progress) {
+      spdlog::info("verifier training pairs ({} rationales): {} positives, {} negatives", rationales, summary.positives,
+                   pairs.size() - summary.positives);
+    }
+    verifier = train_evidence_verifier(pairs, config.verifier, request.log_progress, rng);
+    summary.epoch_losses = verifier.epoch_losses;
+    model_source = {{"trained", true}, {"rationales", rationales}, {"training_pairs", summary.training_pairs},
+                    {"training_positives", summary.positives}, {"epoch_losses", summary.epoch_losses}};
   }
-  const EvidenceVerifier verifier = train_evidence_verifier(pairs, config.verifier, request.log_progress, rng);
-  summary.epoch_losses = verifier.epoch_losses;
+  if (!request.save_model.empty()) {
+    verifier::save_verifier(request.save_model, *verifier.model, verifier.vocabulary,
+                            {{"seed", std::to_string(config.seed)},
+                             {"config_checksum", config.checksum},
+                             {"corpus_checksum", data.corpus().checksum},
+                             {"rationales", request.model.empty() ? rationales : "loaded"}});
+  }
 
   const auto qrels = dataset::load_split(request.data, request.split);
   const auto claims = dataset::queries_of_split(data.queries(), qrels, (request.data / "qrels" / (request.split + ".tsv")).string());
@@ -100,11 +114,8 @@ ExtractEvidenceSummary run_extract_evidence(const ExtractEvidenceRequest& reques
                       {"corpus", {{"file", (request.data / "corpus.jsonl").string()}, {"checksum", data.corpus().checksum}}},
                       {"run", {{"file", request.run.string()}, {"checksum", io::file_checksum(request.run)}, {"tag", run.tag}}},
                       {"split", request.split},
-                      {"rationales", rationales},
-                      {"training_pairs", summary.training_pairs},
-                      {"training_positives", summary.positives},
+                      {"verifier", model_source},
                       {"vocabulary_size", verifier.vocabulary.size()},
-                      {"epoch_losses", summary.epoch_losses},
                       {"claims", summary.claims},
                       {"claims_without_selection", summary.claims_without_selection}};
   io::write_file_atomically(meta_path(request.out), meta.dump(2) + "\n");

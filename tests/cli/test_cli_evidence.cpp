@@ -53,8 +53,8 @@ TEST(CliEvidence, ExtractsTopTwoPerClaimAndEvaluatesAgainstThePseudoGold) {
   const auto meta = nlohmann::json::parse(slurp(folder.path() / "evidence.meta.json"));
   // Train claim q6 -> d2 (positive); BM25's other documents for it, d3 and d4 ("and" in their
   // titles), give the only 2 negatives.
-  EXPECT_EQ(meta["training_pairs"].get<int>(), 3);
-  EXPECT_EQ(meta["training_positives"].get<int>(), 1);
+  EXPECT_EQ(meta["verifier"]["training_pairs"].get<int>(), 3);
+  EXPECT_EQ(meta["verifier"]["training_positives"].get<int>(), 1);
 
   // Exact F1 of the top-2 against the pseudo-gold: q1, q2 1; q3 {d5, d1} vs {d5} 2/3;
   // q4 {d4, d6} vs {d4, d6} 1; q5 {d2} vs {d2, d6} 2/3.
@@ -94,4 +94,29 @@ TEST(CliEvidence, UnknownDocumentsInTheRunStopWithADataError) {
                                     folder.path());
   EXPECT_EQ(outcome.exit_code, 3);
   EXPECT_NE(outcome.err.find(run.string() + ": query q1 ranks document nowhere"), std::string::npos) << outcome.err;
+}
+
+TEST(CliEvidence, ASavedVerifierLoadedAgainGivesTheSameEvidence) {
+  TempFolder folder;
+  bm25_run(folder);
+  const std::string out = folder.path().string();
+  ASSERT_EQ(run_claimrag("--quiet extract-evidence --data " + kTiny + " --run " + out + "/bm25.trec --out " + out +
+                             "/trained.jsonl --save-model " + out + "/verifier.safetensors",
+                         folder.path())
+                .exit_code,
+            0);
+  const auto loaded = run_claimrag("extract-evidence --data " + kTiny + " --run " + out + "/bm25.trec --out " + out +
+                                       "/loaded.jsonl --model " + out + "/verifier.safetensors",
+                                   folder.path());
+  ASSERT_EQ(loaded.exit_code, 0) << loaded.err;
+  EXPECT_EQ(loaded.err.find("verifier epoch"), std::string::npos);  // nothing trained
+  EXPECT_EQ(slurp(folder.path() / "trained.jsonl"), slurp(folder.path() / "loaded.jsonl"));
+  const auto meta = nlohmann::json::parse(slurp(folder.path() / "loaded.meta.json"));
+  EXPECT_EQ(meta["verifier"]["metadata"]["format"].get<std::string>(), "claimrag-verifier");
+  const auto corrupt = folder.write("corrupt.safetensors", "not a model");
+  EXPECT_EQ(run_claimrag("--quiet extract-evidence --data " + kTiny + " --run " + out + "/bm25.trec --out " + out +
+                             "/x.jsonl --model " + corrupt.string(),
+                         folder.path())
+                .exit_code,
+            3);
 }

@@ -31,14 +31,14 @@ struct ExtractEvidenceRequest {
   std::filesystem::path run;         ///< TREC run of the claims
   std::filesystem::path out;         ///< JSON Lines to write
   std::string split = "test";        ///< whose judged claims get evidence
-  std::filesystem::path model;       ///< a saved verifier to load instead of training one
-  std::filesystem::path save_model;  ///< where to save the trained verifier (optional)
+  std::filesystem::path model;       ///< a saved verifier (verifier/model_io.hpp) to use instead of training one
+  std::filesystem::path save_model;  ///< where to save the verifier used (optional)
   std::string rationales;            ///< "pseudo" or "gold"; empty: the configuration's
   std::filesystem::path original;    ///< SciFact release layout; empty: the configuration's
   bool log_progress = true;
 };
 
-/// What the stage did, as recorded in `<out>.meta.json`.
+/// What the stage did (training counts stay 0 for a loaded verifier); `<out>.meta.json` records it.
 struct ExtractEvidenceSummary {
   std::size_t training_pairs = 0;
   std::size_t positives = 0;
