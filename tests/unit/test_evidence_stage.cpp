@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <omp.h>
+
 #include <set>
 
 #include "claimrag/error.hpp"
@@ -168,6 +170,23 @@ TEST(EvidenceStage, TheSameRunTwiceWritesIdenticalBytesAndMeta) {
   EXPECT_EQ(summary.positives, 3u);
   EXPECT_EQ(summary.claims, 4u);
   EXPECT_EQ(summary.claims_without_selection, 2u);
+}
+
+TEST(EvidenceStage, OneThreadAndTwoThreadsWriteIdenticalBytes) {
+  TempFolder folder;
+  write_dataset(folder);
+  experiment::ExtractEvidenceRequest request;
+  request.data = folder.path() / "beir";
+  request.run = folder.path() / "run.trec";
+  request.log_progress = false;
+  const int threads = omp_get_max_threads();
+  for (const int count : {1, 2}) {
+    omp_set_num_threads(count);
+    request.out = folder.path() / ("threads" + std::to_string(count) + ".jsonl");
+    (void)experiment::run_extract_evidence(request, small_config());
+  }
+  omp_set_num_threads(threads);
+  EXPECT_EQ(io::read_file(folder.path() / "threads1.jsonl"), io::read_file(folder.path() / "threads2.jsonl"));
 }
 
 TEST(EvidenceStage, ARunNamingAnUnknownDocumentIsADataErrorNamingTheRun) {
