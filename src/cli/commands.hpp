@@ -11,6 +11,9 @@ void add_index_command(CLI::App& root);
 void add_retrieve_command(CLI::App& root);
 void add_evaluate_command(CLI::App& root);
 void add_gate_command(CLI::App& root);
+void add_reproduce_command(CLI::App& root);
+void add_fuse_command(CLI::App& root);
+void add_rerank_command(CLI::App& root);
 void add_extract_evidence_command(CLI::App& root);
 
 }  // namespace claimrag::cli

@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
   claimrag::cli::add_retrieve_command(root);
   claimrag::cli::add_evaluate_command(root);
   claimrag::cli::add_gate_command(root);
+  claimrag::cli::add_reproduce_command(root);
+  claimrag::cli::add_fuse_command(root);
+  claimrag::cli::add_rerank_command(root);
   claimrag::cli::add_extract_evidence_command(root);
 
   try {

@@ -48,6 +48,48 @@ void read_dense(io::StrictObject object, DenseConfig& dense) {
   }
 }
 
+void read_gate(io::StrictObject object, GateConfig& gate) {
+  object.read("signal", gate.signal);
+  object.read("thresholds", gate.thresholds);
+  std::uint64_t depth = gate.hallucination_depth;
+  object.read("hallucination_depth", depth);
+  gate.hallucination_depth = depth;
+  object.read("compared_signals", gate.compared_signals);
+  object.finish();
+  if (gate.hallucination_depth == 0) throw UsageError("gate.hallucination_depth must be >= 1");
+}
+
+void read_fusion(io::StrictObject object, FusionConfig& fusion) {
+  object.read("rrf_k", fusion.rrf_k);
+  std::uint64_t depth = fusion.depth;
+  object.read("depth", depth);
+  fusion.depth = depth;
+  object.finish();
+  if (!(fusion.rrf_k >= 0)) throw UsageError("fusion.rrf_k must be >= 0");
+  if (fusion.depth == 0) throw UsageError("fusion.depth must be >= 1");
+}
+
+void read_rerank(io::StrictObject object, RerankConfig& rerank) {
+  std::uint64_t train_depth = rerank.train_depth;
+  std::uint64_t rerank_depth = rerank.rerank_depth;
+  std::uint64_t max_features = rerank.max_features;
+  object.read("train_depth", train_depth);
+  object.read("rerank_depth", rerank_depth);
+  object.read("C", rerank.C);
+  object.read("class_weight", rerank.class_weight);
+  object.read("max_features", max_features);
+  object.finish();
+  rerank.train_depth = train_depth;
+  rerank.rerank_depth = rerank_depth;
+  rerank.max_features = max_features;
+  if (rerank.train_depth == 0) throw UsageError("rerank.train_depth must be >= 1");
+  if (rerank.rerank_depth == 0) throw UsageError("rerank.rerank_depth must be >= 1");
+  if (!(rerank.C > 0)) throw UsageError("rerank.C must be > 0");
+  if (rerank.class_weight != "balanced" && rerank.class_weight != "none") {
+    throw UsageError("rerank.class_weight must be \"balanced\" or \"none\"");
+  }
+}
+
 void read_evaluation(io::StrictObject object, EvaluationConfig& evaluation) {
   object.read("metrics", evaluation.metrics);
   object.finish();
@@ -112,6 +154,9 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_data(top.object("data"), config.data);
   read_bm25(top.object("bm25"), config.bm25);
   read_dense(top.object("dense"), config.dense);
+  read_gate(top.object("gate"), config.gate);
+  read_fusion(top.object("fusion"), config.fusion);
+  read_rerank(top.object("rerank"), config.rerank);
   read_evaluation(top.object("evaluation"), config.evaluation);
   read_verifier(top.object("verifier"), config.verifier);
   read_evidence(top.object("evidence"), config.evidence);

@@ -53,6 +53,26 @@ std::size_t CheckReport::failures() const {
   return count;
 }
 
+CheckReport check_all(const std::filesystem::path& expected_file, const Results& results) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(io::read_file(expected_file));
+  } catch (const nlohmann::json::parse_error& error) {
+    throw DataError(expected_file.string(), std::string("not valid JSON: ") + error.what());
+  }
+  CheckReport report;
+  if (!document.contains("sections") || !document["sections"].is_object()) {
+    throw DataError(expected_file.string(), "no \"sections\" object");
+  }
+  static const std::map<std::string, double> nothing;
+  for (const auto& [section, metrics] : document["sections"].items()) {
+    const auto found = results.find(section);
+    const auto part = check_section(expected_file, section, found == results.end() ? nothing : found->second);
+    report.lines.insert(report.lines.end(), part.lines.begin(), part.lines.end());
+  }
+  return report;
+}
+
 std::vector<std::string> expected_metrics(const std::filesystem::path& expected_file,
                                           const std::string& section) {
   const nlohmann::json expected = load_section(expected_file, section);

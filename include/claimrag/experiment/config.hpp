@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
@@ -28,6 +29,29 @@ struct Bm25Config {
 
 struct DenseConfig : dense::DenseOptions {
   std::size_t depth = 200;  ///< documents retrieved per query
+};
+
+struct GateConfig {
+  std::string signal = "bm25_top1";     ///< Table 8's signal
+  std::string thresholds = "10:40:5";   ///< Table 8's thresholds
+  std::size_t hallucination_depth = 10;
+  /// Signals compared by risk–coverage (those whose inputs the reproduction has).
+  std::vector<std::string> compared_signals{"bm25_top1", "bm25_margin", "sparse_dense_rank", "sparse_dense_overlap"};
+};
+
+/// "fusion": reciprocal rank fusion of the retrievers' runs (fusion/rrf.hpp).
+struct FusionConfig {
+  double rrf_k = 60.0;
+  std::size_t depth = 200;  ///< documents read from each run and written per query
+};
+
+/// "rerank": the logistic-regression reranker (rerank/reranker.hpp).
+struct RerankConfig {
+  std::size_t train_depth = 100;     ///< BM25 candidates per train claim
+  std::size_t rerank_depth = 50;     ///< documents of the input run that are reordered
+  double C = 1.0;                    ///< inverse regularisation strength
+  std::string class_weight = "balanced";  ///< "balanced" or "none"
+  std::size_t max_features = 50000;  ///< TF-IDF vocabulary cap (0: no cap)
 };
 
 struct EvaluationConfig {
@@ -72,6 +96,9 @@ struct ExperimentConfig {
   DataConfig data;
   Bm25Config bm25;
   DenseConfig dense;  ///< its seed is the experiment's seed
+  GateConfig gate;
+  FusionConfig fusion;
+  RerankConfig rerank;
   EvaluationConfig evaluation;
   VerifierConfig verifier;
   EvidenceConfig evidence;

@@ -33,6 +33,13 @@ struct CheckReport {
 CheckReport check_section(const std::filesystem::path& expected_file, const std::string& section,
                           const std::map<std::string, double>& computed);
 
+/// Computed metrics of several systems: section -> metric -> value.
+using Results = std::map<std::string, std::map<std::string, double>>;
+
+/// Checks every section of `expected_file` against `results`; a section absent from `results`
+/// fails every one of its metrics.
+CheckReport check_all(const std::filesystem::path& expected_file, const Results& results);
+
 /// The metric names section `section` of `expected_file` expects.
 std::vector<std::string> expected_metrics(const std::filesystem::path& expected_file,
                                           const std::string& section);

@@ -1,0 +1,34 @@
+#pragma once
+// `claimrag reproduce`: the whole paper in one process, stage after stage, with the same library
+// calls the subcommands make. Everything is written into `<out>.partial` and renamed to `<out>`
+// at the end, so an interrupted run leaves no folder that looks like a finished reproduction.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "claimrag/experiment/config.hpp"
+#include "claimrag/experiment/expectations.hpp"
+
+namespace claimrag::experiment {
+
+struct ReproduceOptions {
+  std::filesystem::path out;
+  bool force = false;  ///< replace an existing reproduction in `out`
+};
+
+struct StageTiming {
+  std::string stage;
+  double seconds = 0;
+};
+
+struct Reproduction {
+  Results results;                   ///< every number, by section (system or table)
+  std::vector<StageTiming> timings;  ///< Table 9
+  CheckReport check;                 ///< against config.expected, when set
+};
+
+/// Runs every stage; refuses (UsageError) an `out` that holds a reproduction unless `force`.
+Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& options);
+
+}  // namespace claimrag::experiment

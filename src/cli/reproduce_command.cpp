@@ -1,0 +1,34 @@
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/reproduce.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+
+void add_reproduce_command(CLI::App& root) {
+  struct Options {
+    std::string config;
+    std::string out;
+    bool force = false;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = root.add_subcommand("reproduce", "Run the whole paper: every stage, every table, checked against frozen values");
+  command->add_option("--config", options->config, "Experiment configuration")->required();
+  command->add_option("--out", options->out, "Output folder")->required();
+  command->add_flag("--force", options->force, "Replace a reproduction already in --out");
+  command->callback([options] {
+    const auto config = experiment::load_config(options->config);
+    const auto reproduction = experiment::reproduce(config, {options->out, options->force});
+    for (const auto& line : reproduction.check.lines) std::cout << line.message << '\n';
+    spdlog::info("reproduction -> {} (REPORT.md, tables/, runs/, models/)", options->out);
+    if (reproduction.check.failures() > 0) {
+      throw CheckFailedError(std::to_string(reproduction.check.failures()) + " metric(s) deviate from " + config.expected);
+    }
+  });
+}
+
+}  // namespace claimrag::cli

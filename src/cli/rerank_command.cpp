@@ -1,0 +1,35 @@
+#include "claimrag/experiment/rerank_stage.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+
+void add_rerank_command(CLI::App& root) {
+  struct Options {
+    std::string data;
+    std::string index;
+    std::string run;
+    std::string out;
+    std::string model;
+    bool train = false;
+    std::string config;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = root.add_subcommand(
+      "rerank", "Rerank the top of a run with the logistic-regression reranker (--train fits it first)");
+  add_data_option(*command, options->data);
+  command->add_option("--index", options->index, "BM25 index folder written by claimrag index")->required();
+  command->add_option("--run", options->run, "TREC run to rerank")->required();
+  command->add_option("--out", options->out, "Reranked TREC run to write")->required();
+  command->add_option("--model", options->model,
+                      "Reranker model (safetensors): written with --train, else read")->required();
+  command->add_flag("--train", options->train, "Fit the model on the config's train split and write it to --model");
+  add_config_option(*command, options->config);
+  command->callback([options] {
+    experiment::run_rerank_stage(
+        {options->data, options->index, options->run, options->out, options->model, options->train},
+        config_from(options->config));
+  });
+}
+
+}  // namespace claimrag::cli

@@ -1,0 +1,116 @@
+#include "claimrag/experiment/paper_tables.hpp"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "claimrag/gate/thresholds.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/table.hpp"
+
+namespace claimrag::experiment {
+
+std::map<std::string, double> table1_results(const dataset::DatasetStatistics& statistics) {
+  std::map<std::string, double> values{{"corpus_documents", static_cast<double>(statistics.documents)},
+                                       {"mean_document_tokens", statistics.mean_document_tokens}};
+  for (const auto& split : statistics.splits) {
+    values[split.name + "_claims"] = static_cast<double>(split.queries);
+    values[split.name + "_pairs"] = static_cast<double>(split.pairs);
+    values["mean_" + split.name + "_claim_tokens"] = split.mean_query_tokens;
+  }
+  return values;
+}
+
+namespace {
+
+io::Table ranking_table(const Results& results, const std::vector<std::string>& systems, const std::vector<std::string>& metrics) {
+  io::Table table{{"system"}, {}};
+  table.columns.insert(table.columns.end(), metrics.begin(), metrics.end());
+  for (const auto& system : systems) {
+    std::vector<std::string> row{system};
+    for (const auto& metric : metrics) row.push_back(io::fixed(results.at(system).at(metric), 6));
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+}  // namespace
+
+void write_ranking_tables(const Results& results, const std::vector<std::string>& systems, const std::filesystem::path& folder) {
+  io::write_tsv(ranking_table(results, systems, {"ndcg@10", "recall@10", "recall@100"}), folder / "table5.tsv");
+  io::write_tsv(ranking_table(results, systems, {"ndcg@5", "ndcg@10", "ndcg@20", "ndcg@50"}), folder / "table6.tsv");
+}
+
+void write_gate_tables(const GateData& data, const ExperimentConfig& config, const std::filesystem::path& folder,
+                       Results& results) {
+  const auto claims = data.outcomes(config.gate.signal);
+  std::vector<double> values;
+  for (const auto& claim : claims) values.push_back(claim.signal);
+  const auto thresholds = gate::resolve_thresholds(gate::parse_thresholds(config.gate.thresholds), values);
+  const auto rows = gate::sweep(claims, thresholds);
+  io::Table table8{{"threshold", "answer_rate", "refusal_rate", "hallucination_rate", "evidence_f1"}, {}};
+  for (const auto& row : rows) {
+    const std::string at = "@" + io::fixed(row.threshold, 2);
+    table8.rows.push_back({io::fixed(row.threshold, 2), io::fixed(row.answer_rate, 6), io::fixed(row.refusal_rate, 6),
+                           io::fixed(row.hallucination_rate, 6), io::fixed(row.evidence_f1, 6)});
+    results["table8"]["answer_rate" + at] = row.answer_rate;
+    results["table8"]["hallucination_rate" + at] = row.hallucination_rate;
+    results["table8"]["evidence_f1" + at] = row.evidence_f1;
+  }
+  io::write_tsv(table8, folder / "table8.tsv");
+
+  io::Table curves{risk_coverage_columns(), {}};
+  for (const auto& signal : config.gate.compared_signals) {
+    const auto curve = gate::risk_coverage(data.outcomes(signal));
+    append_risk_coverage(signal, curve, curves.rows);
+    results["risk_coverage"]["aurc:" + signal] = curve.aurc;
+  }
+  io::write_tsv(curves, folder / "risk_coverage.tsv");
+}
+
+void write_table9(const std::vector<StageTiming>& timings, const std::filesystem::path& folder) {
+  io::Table table{{"stage", "seconds"}, {}};
+  double total = 0;
+  for (const auto& timing : timings) {
+    table.rows.push_back({timing.stage, io::fixed(timing.seconds, 3)});
+    total += timing.seconds;
+  }
+  table.rows.push_back({"total", io::fixed(total, 3)});
+  io::write_tsv(table, folder / "table9.tsv");
+}
+
+void write_report(const Reproduction& reproduction, const ExperimentConfig& config, const std::filesystem::path& path) {
+  std::ostringstream report;
+  report << "# Reproduction report: " << config.name << "\n\n"
+         << "Configuration `" << config.source << "` (checksum " << config.checksum << "), seed " << config.seed << ".\n\n";
+  nlohmann::json expected;
+  if (!config.expected.empty()) expected = nlohmann::json::parse(io::read_file(config.expected));
+  report << "| section | metric | paper | ours | difference | check |\n|---|---|---|---|---|---|\n";
+  for (const auto& [section, values] : reproduction.results) {
+    for (const auto& [metric, value] : values) {
+      std::string paper = "", difference = "", verdict = "not frozen";
+      if (expected.contains("sections") && expected["sections"].contains(section) && expected["sections"][section].contains(metric)) {
+        const auto& entry = expected["sections"][section][metric];
+        if (entry.contains("paper")) {
+          paper = io::fixed(entry["paper"].get<double>(), 6);
+          difference = io::fixed(value - entry["paper"].get<double>(), 6);
+        }
+        verdict = "frozen";
+        for (const auto& line : reproduction.check.lines) {
+          if (line.section == section && line.metric == metric) verdict = line.ok ? "OK" : "FAIL";
+        }
+      }
+      report << "| " << section << " | " << metric << " | " << paper << " | " << io::fixed(value, 6) << " | " << difference
+             << " | " << verdict << " |\n";
+    }
+  }
+  report << "\n## Runtime (Table 9)\n\n| stage | seconds |\n|---|---|\n";
+  double total = 0;
+  for (const auto& timing : reproduction.timings) {
+    report << "| " << timing.stage << " | " << io::fixed(timing.seconds, 3) << " |\n";
+    total += timing.seconds;
+  }
+  report << "| total | " << io::fixed(total, 3) << " |\n";
+  io::write_file_atomically(path, report.str());
+}
+
+}  // namespace claimrag::experiment
