@@ -4,6 +4,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/evaluate_stage.hpp"
+#include "claimrag/experiment/evidence_evaluation.hpp"
 #include "claimrag/experiment/expectations.hpp"
 #include "claimrag/io/table.hpp"
 #include "commands.hpp"
@@ -25,6 +26,13 @@ void print_and_enforce(const experiment::CheckReport& report, const std::string&
   }
 }
 
+/// Prints the computed metrics and compares them with section `section` of `check` (if given).
+void report_and_check(const std::string& label, const std::map<std::string, double>& computed, const std::string& check,
+                      const std::string& section) {
+  for (const auto& [name, value] : computed) std::cout << label << '\t' << name << '\t' << io::fixed(value, 6) << '\n';
+  if (!check.empty()) print_and_enforce(experiment::check_section(check, section, computed), check);
+}
+
 }  // namespace
 
 void add_evaluate_command(CLI::App& root) {
@@ -36,30 +44,52 @@ void add_evaluate_command(CLI::App& root) {
     std::string out;
     std::string check;
     std::string section;
+    std::string evidence;
+    std::string original;
+    std::string config;
     std::string results;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand("evaluate", "Score a run (nDCG@k, Recall@k) and check it against frozen values");
-  command->add_option("--data", options->data, "BEIR dataset folder (with --run)");
-  command->add_option("--split", options->split, "Qrels split to evaluate against (with --run)");
-  auto* run = command->add_option("--run", options->run, "TREC run file");
-  auto* results = command->add_option("--results", options->results,
-                                      "A reproduction's results.json: check every section of --check against it");
-  run->excludes(results);
+  command->add_option("--data", options->data, "BEIR dataset folder (with --run or --evidence)");
+  command->add_option("--split", options->split, "Qrels split to evaluate against (with --run or --evidence)");
+  auto* run_option = command->add_option("--run", options->run, "TREC run file");
+  auto* results_option = command->add_option("--results", options->results,
+                                             "A reproduction's results.json: check every section of --check against it");
+  run_option->excludes(results_option);
+  auto* evidence_option = command->add_option("--evidence", options->evidence,
+                                              "Evidence JSON Lines of extract-evidence (instead of --run; section default \"evidence\")");
+  run_option->excludes(evidence_option);
+  command->add_option("--original", options->original, "With --evidence: SciFact release layout, adds gold-rationale metrics");
+  add_config_option(*command, options->config);  // with --evidence: the sentence splitter's minimum length
   command->add_option("--metrics", options->metrics,
                       "Metrics, e.g. ndcg@5,10,recall@100 (default: those --check expects, else the config's)");
-  command->add_option("--out", options->out, "Output prefix: writes PREFIX.tsv and PREFIX.json (with --run)");
+  command->add_option("--out", options->out, "Output prefix: writes PREFIX.tsv and PREFIX.json (with --run or --evidence)");
   command->add_option("--check", options->check, "Frozen expected metrics; exit 1 on any deviation");
   command->add_option("--section", options->section, "Section of --check to compare with (default: the run's tag)");
   command->callback([options] {
     if (!options->results.empty()) {
+      if (!options->run.empty() || !options->evidence.empty()) throw UsageError("--results goes without --run and --evidence");
       if (options->check.empty()) throw UsageError("--results needs --check");
       print_and_enforce(experiment::check_all(options->check, experiment::read_results(options->results)), options->check);
       return;
     }
-    if (options->run.empty()) throw UsageError("give --run (with --data, --split, --out) or --results");
+    if (options->run.empty() == options->evidence.empty()) {
+      throw UsageError("evaluate needs exactly one of --run, --evidence and --results");
+    }
     if (options->data.empty() || options->split.empty() || options->out.empty()) {
-      throw UsageError("--run needs --data, --split and --out");
+      throw UsageError("--run and --evidence need --data, --split and --out");
+    }
+    if (!options->evidence.empty()) {
+      const auto evaluation = experiment::evaluate_evidence(
+          {options->data, options->split, options->evidence, options->original,
+           config_from(options->config).evidence.min_sentence_characters});
+      if (evaluation.claims_missing_from_selections > 0) {
+        spdlog::warn("{} judged claims have no line in {}: they score 0", evaluation.claims_missing_from_selections, options->evidence);
+      }
+      experiment::write_evidence_evaluation(evaluation, options->evidence, options->split, options->out);
+      report_and_check("evidence", evaluation.mean, options->check, options->section.empty() ? "evidence" : options->section);
+      return;
     }
     const auto run = run::read_trec_run(options->run);
     const std::string section = options->section.empty() ? run.tag : options->section;
@@ -84,8 +114,7 @@ void add_evaluate_command(CLI::App& root) {
       computed[specs[m].name()] = evaluation.mean[m];
       std::cout << run.tag << '\t' << specs[m].name() << '\t' << io::fixed(evaluation.mean[m], 6) << '\n';
     }
-    if (options->check.empty()) return;
-    print_and_enforce(experiment::check_section(options->check, section, computed), options->check);
+    if (!options->check.empty()) print_and_enforce(experiment::check_section(options->check, section, computed), options->check);
   });
 }
 

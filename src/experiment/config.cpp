@@ -95,6 +95,46 @@ void read_evaluation(io::StrictObject object, EvaluationConfig& evaluation) {
   object.finish();
 }
 
+void read_size(io::StrictObject& object, const std::string& key, std::size_t& target, std::size_t minimum) {
+  std::uint64_t value = target;
+  object.read(key, value);
+  if (value < minimum) throw UsageError(key + " must be >= " + std::to_string(minimum));
+  target = value;
+}
+
+void read_verifier(io::StrictObject object, VerifierConfig& verifier) {
+  object.read("num_classes", verifier.num_classes);
+  read_size(object, "d_model", verifier.d_model, 1);
+  read_size(object, "heads", verifier.heads, 1);
+  read_size(object, "d_ff", verifier.d_ff, 1);
+  read_size(object, "max_length", verifier.max_length, 3);
+  object.read("epochs", verifier.epochs);
+  object.read("learning_rate", verifier.learning_rate);
+  read_size(object, "batch_size", verifier.batch_size, 1);
+  read_size(object, "chunk_size", verifier.chunk_size, 1);
+  read_size(object, "scoring_batch_size", verifier.scoring_batch_size, 1);
+  read_size(object, "negatives_per_positive", verifier.negatives_per_positive, 0);
+  read_size(object, "negative_documents", verifier.negative_documents, 0);
+  read_size(object, "vocabulary_min_count", verifier.vocabulary_min_count, 1);
+  object.read("rationales", verifier.rationales);
+  object.finish();
+  if (verifier.num_classes < 2) throw UsageError("verifier.num_classes must be >= 2");
+  if (verifier.d_model % verifier.heads != 0) throw UsageError("verifier.d_model must be divisible by verifier.heads");
+  if (verifier.epochs < 0) throw UsageError("verifier.epochs must be >= 0");
+  if (!(verifier.learning_rate > 0)) throw UsageError("verifier.learning_rate must be > 0");
+  if (verifier.rationales != "pseudo" && verifier.rationales != "gold") {
+    throw UsageError("verifier.rationales must be \"pseudo\" or \"gold\"");
+  }
+}
+
+void read_evidence(io::StrictObject object, EvidenceConfig& evidence) {
+  read_size(object, "candidate_documents", evidence.candidate_documents, 1);
+  read_size(object, "sentences_per_document", evidence.sentences_per_document, 1);
+  read_size(object, "min_sentence_characters", evidence.min_sentence_characters, 0);
+  read_size(object, "selected", evidence.selected, 1);
+  object.finish();
+}
+
 }  // namespace
 
 ExperimentConfig load_config(const std::filesystem::path& path) {
@@ -118,6 +158,8 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_fusion(top.object("fusion"), config.fusion);
   read_rerank(top.object("rerank"), config.rerank);
   read_evaluation(top.object("evaluation"), config.evaluation);
+  read_verifier(top.object("verifier"), config.verifier);
+  read_evidence(top.object("evidence"), config.evidence);
   top.finish();
   config.dense.seed = config.seed;
   return config;

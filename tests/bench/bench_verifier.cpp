@@ -3,11 +3,7 @@
 // Zipf-distributed vocabulary of 8,000 words.
 //   train: ~1,800 pairs (450 positives, 3 negatives each), 5 epochs, default sizes;
 //   score: 9,000 pairs (300 claims × 30 candidate sentences).
-// FLOPs count the multiply-adds of the matrix products (2 each), from the layer shapes:
-//   forward of a batch of B pairs padded to T with valid lengths L_b, q = 1 query row:
-//     4·B·T·d² (keys, values) + 4·B·d² (query, output) + 4·d·ΣL_b (scores, context)
-//     + 4·B·d·d_ff (feed-forward) + 2·B·d·classes (head);
-//   a training step costs 3× its forward (each product's backward is two products of its size).
+// FLOPs as verifier_flops.hpp counts them.
 
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
@@ -17,10 +13,13 @@
 #include <numeric>
 
 #include "claimrag/verifier/training.hpp"
+#include "verifier_flops.hpp"
 
 namespace {
 
 using namespace claimrag::verifier;
+using claimrag::bench::forward_flops;
+using claimrag::bench::training_flops;
 
 constexpr std::size_t kWords = 8000;
 
@@ -35,32 +34,6 @@ std::vector<std::int32_t> random_text(std::size_t min_len, std::size_t max_len, 
   std::vector<std::int32_t> ids(length(rng));
   for (auto& id : ids) id = Vocabulary::reserved_count + word(rng);
   return ids;
-}
-
-double forward_flops(const TokenBatch& batch, const VerifierOptions& options) {
-  const auto B = static_cast<double>(batch.batch), T = static_cast<double>(batch.seq_len);
-  const auto d = static_cast<double>(options.d_model), f = static_cast<double>(options.d_ff);
-  const auto c = static_cast<double>(options.num_classes);
-  const double valid = static_cast<double>(std::accumulate(batch.lengths.begin(), batch.lengths.end(), Eigen::Index{0}));
-  return 4 * B * T * d * d + 4 * B * d * d + 4 * d * valid + 4 * B * d * f + 2 * B * d * c;
-}
-
-/// The batches train_verifier forms from `rng` (a copy of the generator it receives).
-double training_flops(const TrainingSet& data, const VerifierOptions& model, const TrainingOptions& options,
-                      std::mt19937_64 rng) {
-  std::vector<std::size_t> order(data.pairs.size());
-  double flops = 0;
-  for (int epoch = 0; epoch < options.epochs; ++epoch) {
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::shuffle(order.begin(), order.end(), rng);
-    for (std::size_t start = 0; start < order.size(); start += options.batch_size) {
-      const std::size_t end = std::min(order.size(), start + options.batch_size);
-      const std::vector<std::size_t> members(order.begin() + static_cast<std::ptrdiff_t>(start),
-                                             order.begin() + static_cast<std::ptrdiff_t>(end));
-      flops += 3 * forward_flops(make_batch(data.pairs, members), model);
-    }
-  }
-  return flops;
 }
 
 TrainingSet synthetic_training_set(std::mt19937_64& rng) {

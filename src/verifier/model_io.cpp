@@ -1,0 +1,75 @@
+#include "claimrag/verifier/model_io.hpp"
+
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "claimrag/error.hpp"
+
+namespace claimrag::verifier {
+namespace {
+
+nlohmann::json options_json(const VerifierOptions& options) {
+  return {{"num_classes", options.num_classes}, {"d_model", options.d_model},       {"heads", options.heads},
+          {"d_ff", options.d_ff},               {"max_length", options.max_length}, {"embedding_stddev", options.embedding_stddev}};
+}
+
+const std::string& required(const nn::SafetensorsMetadata& metadata, const std::string& file, const std::string& key) {
+  const auto found = metadata.find(key);
+  if (found == metadata.end()) throw DataError(file, "metadata has no '" + key + "'");
+  return found->second;
+}
+
+}  // namespace
+
+void save_verifier(const std::filesystem::path& path, const VerifierModel<float>& model, const Vocabulary& vocabulary,
+                   const nn::SafetensorsMetadata& extra) {
+  if (vocabulary.size() != model.vocabulary_size()) throw InternalError("save_verifier: the vocabulary does not match the model");
+  std::vector<std::string> words;
+  for (auto id = static_cast<std::size_t>(Vocabulary::reserved_count); id < vocabulary.size(); ++id) {
+    words.push_back(vocabulary.token(static_cast<std::int32_t>(id)));
+  }
+  nn::SafetensorsMetadata metadata{{"format", kVerifierFormat},
+                                   {"format_version", std::to_string(kVerifierFormatVersion)},
+                                   {"options", options_json(model.options()).dump()},
+                                   {"vocabulary", nlohmann::json(words).dump()}};
+  for (const auto& [key, value] : extra) {
+    if (!metadata.emplace(key, value).second) throw InternalError("verifier metadata key '" + key + "' is reserved");
+  }
+  nn::save_registry(path, model.parameters(), metadata);
+}
+
+LoadedVerifier load_verifier(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  nn::SafetensorsContent content = nn::read_safetensors(path);
+  LoadedVerifier loaded{Vocabulary(), nullptr, content.metadata};
+  if (required(loaded.metadata, file, "format") != kVerifierFormat) throw DataError(file, "is not a claimrag verifier");
+  if (required(loaded.metadata, file, "format_version") != std::to_string(kVerifierFormatVersion)) {
+    throw DataError(file, "has verifier format version " + loaded.metadata.at("format_version") + ", this program reads " +
+                              std::to_string(kVerifierFormatVersion));
+  }
+  VerifierOptions options;
+  try {
+    const auto json = nlohmann::json::parse(required(loaded.metadata, file, "options"));
+    options.num_classes = json.at("num_classes").get<int>();
+    options.d_model = json.at("d_model").get<Eigen::Index>();
+    options.heads = json.at("heads").get<Eigen::Index>();
+    options.d_ff = json.at("d_ff").get<Eigen::Index>();
+    options.max_length = json.at("max_length").get<std::size_t>();
+    options.embedding_stddev = json.at("embedding_stddev").get<double>();
+    loaded.vocabulary = Vocabulary(nlohmann::json::parse(required(loaded.metadata, file, "vocabulary")).get<std::vector<std::string>>());
+  } catch (const nlohmann::json::exception& error) {
+    throw DataError(file, std::string("malformed verifier metadata: ") + error.what());
+  } catch (const InternalError& error) {
+    throw DataError(file, std::string("invalid stored vocabulary: ") + error.what());
+  }
+  try {
+    std::mt19937_64 overwritten(0);  // the stored values replace the initial ones
+    loaded.model = std::make_unique<VerifierModel<float>>(loaded.vocabulary.size(), options, overwritten);
+  } catch (const UsageError& error) {
+    throw DataError(file, std::string("stored verifier options are invalid: ") + error.what());
+  }
+  nn::load_registry(std::move(content), file, loaded.model->parameters());
+  return loaded;
+}
+
+}  // namespace claimrag::verifier
