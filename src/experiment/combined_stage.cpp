@@ -32,7 +32,7 @@ SignalMatrix signal_matrix(const GateData& data, const std::vector<std::string>&
 
 void write_combined_signal(const GateData& train, const GateData& test, const ExperimentConfig& config,
                            const std::filesystem::path& folder, Results& results) {
-  const auto& signals = config.gate.compared_signals;
+  const auto& signals = config.gate.combined_features;
   const auto fitting = signal_matrix(train, signals);
   std::mt19937_64 rng(config.seed);
   const auto combined = gate::fit_combined_signal(signals, fitting.rows, fitting.grounded, {}, rng);
@@ -47,7 +47,9 @@ void write_combined_signal(const GateData& train, const GateData& test, const Ex
   const double test_ece = gate::expected_calibration_error(probabilities, scored.grounded);
 
   io::Table curves{risk_coverage_columns(), {}};
-  for (const auto& signal : signals) append_risk_coverage(signal, gate::risk_coverage(test.outcomes(signal)), curves.rows);
+  for (const auto& signal : config.gate.compared_signals) {
+    append_risk_coverage(signal, gate::risk_coverage(test.outcomes(signal)), curves.rows);
+  }
   append_risk_coverage("combined", curve, curves.rows);
   io::write_tsv(curves, folder / "risk_coverage.tsv");
 

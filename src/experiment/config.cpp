@@ -55,6 +55,7 @@ void read_gate(io::StrictObject object, GateConfig& gate) {
   object.read("hallucination_depth", depth);
   gate.hallucination_depth = depth;
   object.read("compared_signals", gate.compared_signals);
+  object.read("combined_features", gate.combined_features);
   object.finish();
   if (gate.hallucination_depth == 0) throw UsageError("gate.hallucination_depth must be >= 1");
 }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "claimrag/experiment/evidence_evaluation.hpp"
 #include "claimrag/gate/thresholds.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
@@ -65,6 +66,29 @@ void write_gate_tables(const GateData& data, const ExperimentConfig& config, con
     results["risk_coverage"]["aurc:" + signal] = curve.aurc;
   }
   io::write_tsv(curves, folder / "risk_coverage.tsv");
+}
+
+void write_table7(const Results& results, const std::filesystem::path& folder) {
+  const std::vector<std::string> metrics{"exact_f1@1", "token_f1@1", "exact_f1@2", "token_f1@2", "rationale_f1@1", "rationale_f1@2"};
+  io::Table table{{"verifier"}, {}};
+  table.columns.insert(table.columns.end(), metrics.begin(), metrics.end());
+  std::vector<std::string> paper_row{"paper"};
+  for (const auto& metric : metrics) {
+    const auto found = paper_table7().find(metric);
+    paper_row.push_back(found == paper_table7().end() ? "NA" : io::fixed(found->second, 6));
+  }
+  table.rows.push_back(paper_row);
+  for (const auto& [label, section] : std::vector<std::pair<std::string, std::string>>{{"pseudo-gold trained", "evidence"},
+                                                                                       {"gold-rationale trained", "evidence_gold"}}) {
+    std::vector<std::string> row{label};
+    for (const auto& metric : metrics) {
+      const auto& values = results.at(section);
+      const auto found = values.find(metric);
+      row.push_back(found == values.end() ? "NA" : io::fixed(found->second, 6));
+    }
+    table.rows.push_back(std::move(row));
+  }
+  io::write_tsv(table, folder / "table7.tsv");
 }
 
 void write_table9(const std::vector<StageTiming>& timings, const std::filesystem::path& folder) {

@@ -20,9 +20,9 @@ diff -u tests/regression/table1.expected.tsv "$work/first/tables/table1.tsv"
 echo "OK   table1.tsv equals tests/regression/table1.expected.tsv"
 
 # Determinism: the same command again gives the same bytes; only the files that carry timings
-# (table9.tsv, REPORT.md, results.json) or the output path (meta.json) may differ.
+# (table9.tsv, REPORT.md, results.json) or the output path (*meta.json) may differ.
 "$claimrag" --quiet reproduce --config "$config" --out "$work/second" > /dev/null
-(cd "$work/first" && find . -type f ! -name table9.tsv ! -name REPORT.md ! -name results.json ! -name meta.json | sort) > "$work/files"
+(cd "$work/first" && find . -type f ! -name table9.tsv ! -name REPORT.md ! -name results.json ! -name '*meta.json' | sort) > "$work/files"
 while read -r file; do
   cmp "$work/first/$file" "$work/second/$file"
 done < "$work/files"

@@ -61,3 +61,11 @@ TEST(Expectations, ChecksValuesAndPaperNumbersInBothDirections) {
   EXPECT_EQ(experiment::expected_metrics(file, "bm25"), (std::vector<std::string>{"ndcg@10", "recall@100"}));
   expect_error<UsageError>([&] { experiment::check_section(file, "dense", {}); }, "no section \"dense\" (known: bm25)");
 }
+
+TEST(Expectations, APaperNumberWithoutToleranceIsShownNotChecked) {
+  TempFolder folder;
+  const auto file = folder.write("e.json", R"({"sections": {"evidence": {"f1": {"value": 0.3, "tolerance": 1e-6, "paper": 0.02}}}})");
+  const auto report = experiment::check_section(file, "evidence", {{"f1", 0.3}});
+  EXPECT_EQ(report.failures(), 0u);
+  EXPECT_NE(report.lines[0].message.find("paper 0.02)"), std::string::npos) << report.lines[0].message;
+}

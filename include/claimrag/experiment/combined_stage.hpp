@@ -12,7 +12,7 @@
 
 namespace claimrag::experiment {
 
-/// Fits on `train` with config.gate.compared_signals as features, scores the claims of `test`,
+/// Fits on `train` with config.gate.combined_features as features, scores the claims of `test`,
 /// appends a "combined" row to `<folder>/risk_coverage.tsv`'s table (re-written), writes
 /// `<folder>/combined_signal.tsv` (weights, temperature, ECE) and files the numbers under
 /// results["combined"].

@@ -37,6 +37,8 @@ struct GateConfig {
   std::size_t hallucination_depth = 10;
   /// Signals compared by risk–coverage (those whose inputs the reproduction has).
   std::vector<std::string> compared_signals{"bm25_top1", "bm25_margin", "sparse_dense_rank", "sparse_dense_overlap"};
+  /// The combined signal's features: signals computable for the training claims too.
+  std::vector<std::string> combined_features{"bm25_top1", "bm25_margin", "sparse_dense_rank", "sparse_dense_overlap"};
 };
 
 /// "fusion": reciprocal rank fusion of the retrievers' runs (fusion/rrf.hpp).

@@ -6,8 +6,8 @@
 //   { "description": "...",
 //     "sections": { "<system>": { "<metric>": { "value": v, "tolerance": t,
 //                                               "paper": p, "paper_tolerance": pt }, ... } } }
-// "paper" and "paper_tolerance" are optional; when given, the computed value must also lie within
-// paper_tolerance of the paper's number.
+// "paper" is optional and shown beside ours; with "paper_tolerance" the computed value must also
+// lie within paper_tolerance of the paper's number. "why" (optional) explains a difference.
 
 #include <filesystem>
 #include <map>

@@ -24,6 +24,11 @@ void write_ranking_tables(const Results& results, const std::vector<std::string>
 void write_gate_tables(const GateData& data, const ExperimentConfig& config, const std::filesystem::path& folder,
                        Results& results);
 
+/// table7.tsv: exact-match and token F1 of the top-1 and top-2 sentences against the pseudo-gold
+/// (the paper's rows), and beside them the gold-rationale precision, recall and F1, for the
+/// pseudo-gold-trained and the gold-trained verifier; the paper's row first.
+void write_table7(const Results& results, const std::filesystem::path& folder);
+
 /// table9.tsv: the wall time of every stage and the total.
 void write_table9(const std::vector<StageTiming>& timings, const std::filesystem::path& folder);
 
