@@ -3,8 +3,8 @@
 // the top 50 of BM25's 300 test rankings under 20 ms. Loading the corpus and building the BM25
 // index are outside the timings (the stage loads a saved index).
 //
-// Reads beir/ from $CLAIMRAG_SCIFACT_BEIR, data/scifact/beir, ../shared/data/scifact/beir or
-// /work/shared/data/scifact/beir; skipped with a message when none exists. CPU time is the
+// Reads beir/ from $CLAIMRAG_SCIFACT_BEIR or data/scifact/beir (scifact_location.hpp); skipped
+// with a message when neither exists. CPU time is the
 // whole process's (every OpenMP thread), so compare it with the wall time to see the threads.
 //
 // Measured on the 2-core development machine (Release) while other builds kept its load average
@@ -35,24 +35,14 @@
 #include "claimrag/rerank/features.hpp"
 #include "claimrag/rerank/reranker.hpp"
 #include "claimrag/rerank/training_set.hpp"
+#include "scifact_location.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace claimrag;
 
-fs::path find_scifact_beir() {
-  std::vector<fs::path> candidates;
-  if (const char* configured = std::getenv("CLAIMRAG_SCIFACT_BEIR")) candidates.emplace_back(configured);
-  const fs::path source = CLAIMRAG_SOURCE_DIR;
-  candidates.push_back(source / "data/scifact/beir");
-  candidates.push_back(source / "../shared/data/scifact/beir");
-  candidates.emplace_back("/work/shared/data/scifact/beir");
-  for (const fs::path& candidate : candidates) {
-    if (fs::exists(candidate / "corpus.jsonl")) return candidate;
-  }
-  return {};
-}
+using claimrag::bench::find_scifact_beir;
 
 struct SciFact {
   dataset::Corpus corpus;

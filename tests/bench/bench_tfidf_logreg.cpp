@@ -3,9 +3,8 @@
 // reranker's training set (809 train claims × BM25 top-100 ≈ 80,900 rows × 5 features).
 // Target: reranker training under 2 s in total.
 //
-// The SciFact benchmarks look for beir/corpus.jsonl in $CLAIMRAG_SCIFACT_BEIR, then
-// data/scifact/beir, ../shared/data/scifact/beir (beside the source tree) and
-// /work/shared/data/scifact/beir; they are skipped with a message when none exists.
+// The SciFact benchmarks read beir/ from $CLAIMRAG_SCIFACT_BEIR or data/scifact/beir
+// (scifact_location.hpp); they are skipped with a message when neither exists.
 //
 // Measured on the 2-core development machine (Release build, CPU time; wall time was about
 // twice that while other builds shared the machine):
@@ -31,24 +30,14 @@
 
 #include "claimrag/rerank/logistic_regression.hpp"
 #include "claimrag/tfidf/vectorizer.hpp"
+#include "scifact_location.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using claimrag::rerank::RowMatrixXd;
 
-fs::path find_scifact_beir() {
-  std::vector<fs::path> candidates;
-  if (const char* configured = std::getenv("CLAIMRAG_SCIFACT_BEIR")) candidates.emplace_back(configured);
-  const fs::path source = CLAIMRAG_SOURCE_DIR;
-  candidates.push_back(source / "data/scifact/beir");
-  candidates.push_back(source / "../shared/data/scifact/beir");
-  candidates.emplace_back("/work/shared/data/scifact/beir");
-  for (const fs::path& candidate : candidates) {
-    if (fs::exists(candidate / "corpus.jsonl")) return candidate;
-  }
-  return {};
-}
+using claimrag::bench::find_scifact_beir;
 
 struct SciFact {
   std::vector<std::string> documents;     // title + " " + text
