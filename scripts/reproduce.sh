@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/get-data.sh
-bash scripts/build.sh build
+CLAIMRAG_TARGETS=claimrag bash scripts/build.sh build
 build/claimrag reproduce --config configs/scifact.json --out runs/scifact "$@"
 bash scripts/plots.sh runs/scifact

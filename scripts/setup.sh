@@ -7,7 +7,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libsimdjson-dev libxxhash-dev
-  gnuplot-nox
+  gnuplot-nox ccache
 )
 
 missing=()
