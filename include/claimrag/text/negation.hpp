@@ -10,13 +10,17 @@
 //     "cannot"/"can't" -> "can"; "isn't", "aren't", "wasn't", "won't", ... -> "is", "are", "was",
 //       "will", ...;
 //     "not" (after "is", "are", "was", "has", "may", ..., or alone, as in "not associated") is
-//       removed, except in "not only", "or not", "if not";
+//       removed, except in "not only", "or not", "if not" and a contrast ("in X, not Y", "but not");
 //     "no" -> "a"/"an" before a singular word ("has no effect" -> "has an effect"), removed before
 //       a plural or a mass noun ("no side effects" -> "side effects");
 //     "never" is removed; "without" -> "with"; "lack of" -> "presence of", "lacks"/"lack"/
 //       "lacked"/"lacking" -> "has"/"have"/"had"/"having"; "fails/fail/failed to V" -> V inflected;
 //       "unable" -> "able".
-//  2. Swap the first direction word for its opposite: increase(s/d) <-> decrease(s/d),
+//     A cue written in capitals ("NO", nitric oxide) is not a cue. "nothing", "none", "neither",
+//     "nor", "nobody" have no removal rule: such a claim is reported as not negatable.
+//  2. Swap one direction word for its opposite (direction_words.hpp): the first one from the
+//     main verb on (the word rule 3 would negate), else the first one anywhere; "a"/"an" before
+//     it follows the new word: increase(s/d) <-> decrease(s/d),
 //     reduce(s) -> increase(s), higher <-> lower, more <-> less, greater/larger -> smaller,
 //     up-regulates <-> down-regulates, upregulates <-> downregulates, promotes <-> inhibits,
 //     activates/stimulates/encourages -> inhibits, suppresses -> promotes, enhances -> reduces,
@@ -25,10 +29,16 @@
 //     presence <-> absence, longer <-> shorter, better <-> worse, ...
 //     Swaps come before insertion because that order matches more SciFact negated siblings
 //     (measured in tests/unit/test_negation_scifact.cpp).
-//  3. Insert a negation at the first verb after the first word: after an auxiliary ("is" ->
-//     "is not", "can" -> "cannot", "has shown" -> "has not shown"), or before a main verb of
-//     a verb lexicon, de-inflected ("causes" -> "does not cause", "cause" -> "do not cause",
-//     "has" + noun -> "does not have").
+//  3. Insert a negation at the first verb after the first word (a verb right after "that",
+//     "which", "who" belongs to a relative clause and is skipped): after an auxiliary ("is" ->
+//     "is not", "can" -> "cannot", "has shown" -> "has not shown", "there is a" -> "there is
+//     no"), or before a main verb of a closed verb list, de-inflected ("causes" -> "does not
+//     cause", "cause" -> "do not cause", "has" + noun -> "does not have", "required the" ->
+//     "did not require the"). A lower-case word after an article or preposition is never a verb.
+// A rewrite is a contrary claim, not always the logical complement: "X increases Y" becomes
+// "X decreases Y", so a CONTRADICT claim whose evidence reports "no effect" stays CONTRADICT
+// when negated by a swap; label flips for augmentation are safe for SUPPORT claims and for
+// claims negated by rules 1 and 3.
 // Case is kept (a capital on a replaced or removed first word moves to its replacement or to
 // the next word), and every byte outside the rewritten words is copied unchanged.
 
