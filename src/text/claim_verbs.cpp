@@ -1,8 +1,8 @@
 #include "claim_verbs.hpp"
 
-#include <algorithm>
 #include <string>
-#include <vector>
+
+#include "word_list.hpp"
 
 namespace claimrag::text::detail {
 
@@ -52,20 +52,6 @@ constexpr std::string_view kMassNouns[] = {
 constexpr std::string_view kIrregularParticiples[] = {
     "been", "begun", "become", "done", "found", "given", "grown", "known", "led", "made", "seen", "shown",
     "taken", "undergone", "won",
-};
-
-// The lists are read a handful of times per claim: a sorted copy made once, then binary
-// search, keeps the source lists readable in any order.
-class WordList {
- public:
-  template <std::size_t N>
-  explicit WordList(const std::string_view (&words)[N]) : sorted_(std::begin(words), std::end(words)) {
-    std::sort(sorted_.begin(), sorted_.end());
-  }
-  bool contains(std::string_view word) const { return std::binary_search(sorted_.begin(), sorted_.end(), word); }
-
- private:
-  std::vector<std::string_view> sorted_;
 };
 
 bool ends_with(std::string_view s, std::string_view suffix) {
