@@ -80,6 +80,15 @@ std::vector<std::string> content_words(const SideCues& side) {
   return words;
 }
 
+// True when one of the three words before word `i` is a negation cue ("did not increase",
+// "no longer increases"): such a direction word counts with the opposite sign.
+bool negated_before(const SideCues& side, std::size_t i) {
+  for (std::size_t j = i >= 3 ? i - 3 : 0; j < i; ++j) {
+    if (side.is_cue[j] && detail::is_negation_word(side.words[j].lower)) return true;
+  }
+  return false;
+}
+
 // Sign of the summed polarity of the direction words within `window` words of a shared word.
 double polarity_near_shared(const SideCues& side, const std::vector<std::string>& shared, std::size_t window) {
   std::vector<std::size_t> anchors;
@@ -93,7 +102,7 @@ double polarity_near_shared(const SideCues& side, const std::vector<std::string>
     const bool near = std::any_of(anchors.begin(), anchors.end(), [&](std::size_t a) {
       return (a > i ? a - i : i - a) <= window;
     });
-    if (near) sum += direction->polarity;
+    if (near) sum += negated_before(side, i) ? -direction->polarity : direction->polarity;
   }
   return sum > 0 ? 1.0 : sum < 0 ? -1.0 : 0.0;
 }

@@ -70,6 +70,10 @@ TEST(RelationFeatures, PolarityNearSharedWords) {
   EXPECT_EQ(feature(claim, evidence, F::evidence_polarity), -1.0);
   EXPECT_EQ(feature(claim, evidence, F::polarity_agreement), -1.0);
   EXPECT_EQ(feature(claim, evidence, F::both_have_polarity), 1.0);
+  // a negation cue up to three words before a direction word reverses it
+  EXPECT_EQ(feature(claim, "Aspirin did not increase bleeding.", F::evidence_polarity), -1.0);
+  EXPECT_EQ(feature(claim, "Aspirin did not in fact ever increase bleeding.", F::evidence_polarity), 1.0);
+  EXPECT_EQ(feature(claim, "NO levels in aspirin increased bleeding.", F::evidence_polarity), 1.0);  // "NO": acronym
   // opposite directions on one side cancel
   EXPECT_EQ(feature(claim, "Aspirin increased bleeding and decreased risk.", F::evidence_polarity), 0.0);
 }
@@ -138,12 +142,12 @@ TEST(RelationFeatures, NegatingTheClaimFlipsTheRelation) {
   const std::string claim2 = "Aspirin causes bleeding.";
   EXPECT_EQ(feature(claim2, evidence2, F::negation_mismatch), 0.0);
   EXPECT_EQ(feature(negate_claim(claim2).text, evidence2, F::negation_mismatch), 1.0);
-  // a removed negation removes the mismatch, and leaves the polarity as it was
+  // a removed negation removes the mismatch and, as "not reduce" counted +1, flips the polarity
   const std::string evidence3 = "Statins reduced mortality.";
   const std::string claim3 = "Statins do not reduce mortality.";
   EXPECT_EQ(feature(claim3, evidence3, F::negation_mismatch), 1.0);
   EXPECT_EQ(feature(negate_claim(claim3).text, evidence3, F::negation_mismatch), 0.0);
-  EXPECT_EQ(feature(claim3, evidence3, F::polarity_agreement), 1.0);
+  EXPECT_EQ(feature(claim3, evidence3, F::polarity_agreement), -1.0);
   EXPECT_EQ(feature(negate_claim(claim3).text, evidence3, F::polarity_agreement), 1.0);
   // "no effect" removed: the null-result mismatch appears
   const std::string evidence4 = "Exercise had no effect on mood.";

@@ -17,7 +17,8 @@
 //     difference(s), differ(ed), association(s), associated, change(s/d), correlation, correlated,
 //     relationship, related, significant(ly), impact, influence, alter(ed), affect(ed), benefit
 //     (each "no"/"not"/"nor" counts once: "did not differ", "no significant difference");
-//   direction: the lexicon of direction_words.hpp, +1 or -1 each;
+//   direction: the lexicon of direction_words.hpp, +1 or -1 each, the opposite sign when a
+//     negation cue is among the three words before it ("did not increase" counts -1);
 //   hedge: may, might, could, suggest(s/ed/ing), possible, possibly, potential, potentially,
 //     unclear, likely, unlikely, perhaps, putative, presumably, appear(s);
 //   stop words: about 120 English function words (articles, pronouns, prepositions,
