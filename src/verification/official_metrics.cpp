@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "claimrag/error.hpp"
+#include "claimrag/verification/gold.hpp"
 
 namespace claimrag::verification {
 namespace {
@@ -18,17 +19,9 @@ struct GoldDocument {
 GoldDocument gold_document(const dataset::Claim& claim, const std::string& doc_id,
                            const std::vector<dataset::EvidenceSet>& sets) {
   GoldDocument gold;
+  gold.label = gold_label(claim, doc_id);
   std::set<std::size_t> seen;
   for (const auto& set : sets) {
-    const Label label = set.label == "SUPPORT" ? Label::support : set.label == "CONTRADICT" ? Label::contradict
-                                                                                             : Label::not_enough_info;
-    if (label == Label::not_enough_info) {
-      throw DataError("claim " + claim.id + ": document " + doc_id + " has gold label \"" + set.label + "\"");
-    }
-    if (&set != &sets.front() && label != gold.label) {
-      throw DataError("claim " + claim.id + ": the rationale sets of document " + doc_id + " disagree on the label");
-    }
-    gold.label = label;
     std::set<std::size_t> rationale;
     for (const int index : set.sentences) {
       if (index < 0) throw DataError("claim " + claim.id + ": document " + doc_id + " has a negative sentence index");

@@ -7,6 +7,7 @@
 
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/verification/gold.hpp"
 #include "claimrag/verification/official_metrics.hpp"
 #include "support/temp_folder.hpp"
 
@@ -52,19 +53,13 @@ std::filesystem::path dev_claims_file() {
   return std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "data/scifact/original/claims_dev.jsonl";
 }
 
-/// Every gold evidence abstract of every claim, labelled `label` (the gold one when NEI is given),
-/// with all its gold sentences, set by set.
+/// The gold prediction of every claim, every label replaced by `label` unless it is NEI.
 std::vector<ClaimPrediction> gold_predictions(const std::vector<dataset::Claim>& claims, Label label) {
   std::vector<ClaimPrediction> predictions;
   for (const auto& claim : claims) {
-    ClaimPrediction prediction{claim.id, {}, std::nullopt};
-    for (const auto& [doc_id, sets] : claim.evidence) {
-      std::vector<std::size_t> sentences;
-      for (const auto& set : sets) sentences.insert(sentences.end(), set.sentences.begin(), set.sentences.end());
-      const Label gold = sets.front().label == "SUPPORT" ? Label::support : Label::contradict;
-      prediction.documents.push_back(document(doc_id, label == Label::not_enough_info ? gold : label, sentences));
-    }
-    predictions.push_back(std::move(prediction));
+    predictions.push_back(verification::gold_prediction(claim));
+    if (label == Label::not_enough_info) continue;
+    for (auto& document : predictions.back().documents) document.label = label;
   }
   return predictions;
 }
@@ -229,4 +224,19 @@ TEST(VerificationMetricsDev, AlwaysSupportWithGoldSelectionScoresTheShareOfSuppo
   EXPECT_EQ(metrics.scores.sentence_selection.f1, 1.0);
   EXPECT_EQ(metrics.counts.sentence_correct_label, supported_sentences);
   EXPECT_NEAR(share, 0.66, 0.005);  // DESIGN.md's fact: SUPPORT on 66 % of the dev evidence pairs
+}
+
+TEST(VerificationGold, LabelsAndThePerfectPredictionByHand) {
+  const auto claim = gold_claim();
+  EXPECT_EQ(verification::gold_label(claim, "A"), Label::support);
+  EXPECT_EQ(verification::gold_label(claim, "B"), Label::contradict);
+  claimrag::testing::expect_error<DataError>([&] { (void)verification::gold_label(claim, "Z"); },
+                                             "claim G: document Z has no gold rationale set");
+  const auto prediction = verification::gold_prediction(claim);
+  EXPECT_EQ(prediction.claim_id, "G");
+  ASSERT_EQ(prediction.documents.size(), 2u);
+  EXPECT_EQ(prediction.documents[0].doc_id, "A");
+  EXPECT_EQ(prediction.documents[0].sentences, (std::vector<std::size_t>{1, 2, 5}));
+  EXPECT_EQ(prediction.documents[1].label, Label::contradict);
+  EXPECT_EQ(verification::count_claim(&prediction, claim), expected(2, 2, 2, 4, 4, 4));
 }
