@@ -139,3 +139,20 @@ TEST(CliBeirAny, AnIdWithWhitespaceIsRefusedNamingFileAndLine) {
   EXPECT_NE(outcome.err.find("corpus.jsonl:2: \"_id\" \"Barack Obama\" contains a space"), std::string::npos) << outcome.err;
   EXPECT_FALSE(std::filesystem::exists(folder.path() / "index"));
 }
+
+// Without --config, the configuration in force is named: configs/scifact.json when the command
+// runs where that file is (the source tree here), the built-in defaults elsewhere.
+TEST(CliBeirAny, ADefaultConfigurationIsNeverSilent) {
+  TempFolder folder;
+  folder.write("beir/qrels/test.tsv", "q1\td1\t1\n");
+  folder.write("run.trec", "q1 Q0 d1 1 2.5 bm25\n");
+  const std::string arguments = "--quiet evaluate --data " + (folder.path() / "beir").string() + " --split test --run " +
+                                (folder.path() / "run.trec").string() + " --out " + (folder.path() / "e").string();
+  auto outcome = run_claimrag(arguments, folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("no --config given: using configs/scifact.json"), std::string::npos) << outcome.err;
+  const std::string elsewhere = "cd '" + folder.path().string() + "' && '" + CLAIMRAG_BINARY + "' " + arguments + " 2> '" +
+                                (folder.path() / "err.txt").string() + "' > /dev/null";
+  ASSERT_EQ(std::system(elsewhere.c_str()), 0);
+  EXPECT_NE(slurp(folder.path() / "err.txt").find("no --config given and no configs/scifact.json"), std::string::npos);
+}
