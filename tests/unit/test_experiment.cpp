@@ -3,6 +3,10 @@
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/experiment/expectations.hpp"
+#include "claimrag/experiment/paper.hpp"
+#include "claimrag/io/atomic_file.hpp"
+
+#include <nlohmann/json.hpp>
 #include "support/temp_folder.hpp"
 
 using namespace claimrag;
@@ -90,6 +94,38 @@ TEST(Config, TheShippedConfigLoads) {
   EXPECT_EQ(config.seed, 42u);
   EXPECT_EQ(config.bm25.parameters.k1, 1.2);
   EXPECT_EQ(config.bm25.parameters.b, 0.75);
+  EXPECT_EQ(config.data.beir, std::string(CLAIMRAG_SOURCE_DIR) + "/data/scifact/beir");
+  EXPECT_EQ(config.expected, std::string(CLAIMRAG_SOURCE_DIR) + "/tests/regression/scifact.expected.json");
+}
+
+// The paper's numbers live in configs/paper/scifact.json; the expectations file repeats those it
+// checks against, and the two must agree number for number.
+TEST(Paper, TheSciFactPaperFileAgreesWithTheExpectations) {
+  const auto config = experiment::load_config(std::string(CLAIMRAG_SOURCE_DIR) + "/configs/scifact.json");
+  const auto paper = experiment::load_paper_numbers(config.paper);
+  EXPECT_NE(paper.source.find("Claim-Aware Scientific RAG"), std::string::npos);
+  EXPECT_EQ(paper.section("evidence")->at("token_f1@2"), 0.190277);  // Table 7
+  const auto expected = nlohmann::json::parse(io::read_file(config.expected));
+  std::size_t compared = 0;
+  for (const auto& [section, metrics] : expected["sections"].items()) {
+    for (const auto& [metric, entry] : metrics.items()) {
+      if (!entry.contains("paper")) continue;
+      ASSERT_NE(paper.section(section), nullptr) << section;
+      EXPECT_EQ(paper.section(section)->at(metric), entry["paper"].get<double>()) << section << " " << metric;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 40u);  // every "paper" entry of the expectations file
+}
+
+TEST(Paper, NoFileMeansNoNumbersAndABadFileIsRefused) {
+  TempFolder folder;
+  EXPECT_TRUE(experiment::load_paper_numbers("").empty());
+  expect_error<DataError>([&] { experiment::load_paper_numbers(folder.write("p.json", R"({"sections": {}})")); },
+                          "p.json: needs a \"source\"");
+  expect_error<DataError>(
+      [&] { experiment::load_paper_numbers(folder.write("q.json", R"({"source": "s", "sections": {"a": {"m": "x"}}})")); },
+      "q.json: a.m is not a number");
 }
 
 TEST(Expectations, ChecksValuesAndPaperNumbersInBothDirections) {
