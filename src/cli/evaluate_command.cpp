@@ -7,6 +7,7 @@
 #include "claimrag/experiment/evidence_evaluation.hpp"
 #include "claimrag/experiment/expectations.hpp"
 #include "claimrag/experiment/verification_evaluation.hpp"
+#include "claimrag/experiment/paper.hpp"
 #include "claimrag/io/table.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -34,6 +35,13 @@ void report_and_check(const std::string& label, const std::map<std::string, doub
   if (!check.empty()) print_and_enforce(experiment::check_section(check, section, computed), check);
 }
 
+template <typename Options>
+void freeze_section(const Options& options, const std::string& section, const std::map<std::string, double>& computed) {
+  if (options.freeze.empty()) return;
+  experiment::freeze_expectations({{section, computed}}, options.freeze, options.freeze_tolerance,
+                                  "Frozen by claimrag evaluate --freeze");
+}
+
 }  // namespace
 
 void add_evaluate_command(CLI::App& root) {
@@ -50,6 +58,8 @@ void add_evaluate_command(CLI::App& root) {
     std::string config;
     std::string results;
     std::string verification;
+    std::string freeze;
+    double freeze_tolerance = 0;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand("evaluate", "Score a run (nDCG@k, Recall@k) and check it against frozen values");
@@ -73,12 +83,19 @@ void add_evaluate_command(CLI::App& root) {
                       "Metrics, e.g. ndcg@5,10,recall@100 (default: those --check expects, else the config's)");
   command->add_option("--out", options->out, "Output prefix: writes PREFIX.tsv and PREFIX.json (with --run or --evidence)");
   command->add_option("--check", options->check, "Frozen expected metrics; exit 1 on any deviation");
-  command->add_option("--section", options->section, "Section of --check to compare with (default: the run's tag)");
+  command->add_option("--section", options->section,
+                      "Section of --check to compare with (default: the run's tag, '+' read as '_')");
+  add_freeze_options(*command, options->freeze, options->freeze_tolerance);
   command->callback([options] {
     if (!options->results.empty()) {
       if (!options->run.empty() || !options->evidence.empty()) throw UsageError("--results goes without --run and --evidence");
-      if (options->check.empty()) throw UsageError("--results needs --check");
-      print_and_enforce(experiment::check_all(options->check, experiment::read_results(options->results)), options->check);
+      if (options->check.empty() && options->freeze.empty()) throw UsageError("--results needs --check or --freeze");
+      const auto results = experiment::read_results(options->results);
+      if (!options->freeze.empty()) {
+        experiment::freeze_expectations(results, options->freeze, options->freeze_tolerance,
+                                        "Frozen by claimrag evaluate --freeze from " + options->results);
+      }
+      if (!options->check.empty()) print_and_enforce(experiment::check_all(options->check, results), options->check);
       return;
     }
     if (!options->verification.empty()) {
@@ -95,8 +112,10 @@ void add_evaluate_command(CLI::App& root) {
                      metrics.documents_over_sentence_cap);
       }
       experiment::write_verification_evaluation(metrics, options->verification, options->split, options->out);
-      report_and_check("verification", experiment::verification_metric_values(metrics.scores), options->check,
-                       options->section.empty() ? "verification" : options->section);
+      const std::string section = options->section.empty() ? "verification" : options->section;
+      const auto values = experiment::verification_metric_values(metrics.scores);
+      freeze_section(*options, section, values);
+      report_and_check("verification", values, options->check, section);
       return;
     }
     if (options->run.empty() == options->evidence.empty()) {
@@ -106,18 +125,20 @@ void add_evaluate_command(CLI::App& root) {
       throw UsageError("--run and --evidence need --data, --split and --out");
     }
     if (!options->evidence.empty()) {
+      const auto config = config_from(options->config);
       const auto evaluation = experiment::evaluate_evidence(
-          {options->data, options->split, options->evidence, options->original,
-           config_from(options->config).evidence.min_sentence_characters});
+          {options->data, options->split, options->evidence, options->original, config.evidence.min_sentence_characters});
       if (evaluation.claims_missing_from_selections > 0) {
         spdlog::warn("{} judged claims have no line in {}: they score 0", evaluation.claims_missing_from_selections, options->evidence);
       }
-      experiment::write_evidence_evaluation(evaluation, options->evidence, options->split, options->out);
+      experiment::write_evidence_evaluation(evaluation, options->evidence, options->split, options->out,
+                                            experiment::load_paper_numbers(config.paper).section("evidence"));
+      freeze_section(*options, options->section.empty() ? "evidence" : options->section, evaluation.mean);
       report_and_check("evidence", evaluation.mean, options->check, options->section.empty() ? "evidence" : options->section);
       return;
     }
     const auto run = run::read_trec_run(options->run);
-    const std::string section = options->section.empty() ? run.tag : options->section;
+    const std::string section = options->section.empty() ? experiment::section_for_tag(run.tag) : options->section;
     std::string metric_list = options->metrics;
     if (metric_list.empty()) {
       metric_list = options->check.empty() ? experiment::default_config().evaluation.metrics
@@ -139,6 +160,7 @@ void add_evaluate_command(CLI::App& root) {
       computed[specs[m].name()] = evaluation.mean[m];
       std::cout << run.tag << '\t' << specs[m].name() << '\t' << io::fixed(evaluation.mean[m], 6) << '\n';
     }
+    freeze_section(*options, section, computed);
     if (!options->check.empty()) print_and_enforce(experiment::check_section(options->check, section, computed), options->check);
   });
 }

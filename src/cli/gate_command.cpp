@@ -20,7 +20,7 @@ std::string known_signals() {
 
 void add_gate_command(CLI::App& root) {
   struct Options {
-    std::string data, split, system_run, bm25_run, dense_run, rerank_run, signal_file;
+    std::string data, split, system_run, bm25_run, dense_run, rerank_run, signal_file, evidence, config;
     std::vector<std::string> signals;
     std::string thresholds, out, risk_coverage, decisions;
   };
@@ -39,6 +39,9 @@ void add_gate_command(CLI::App& root) {
   command->add_option("--dense-run", options->dense_run, "Dense run (for sparse_dense_* signals)");
   command->add_option("--rerank-run", options->rerank_run, "Reranked run (for rerank_top1)");
   command->add_option("--signal-file", options->signal_file, "TSV claim_id<TAB>value (for the signal 'file')");
+  command->add_option("--evidence", options->evidence,
+                      "Evidence JSON Lines of extract-evidence (for verifier_top1 and the evidence_f1 column)");
+  add_config_option(*command, options->config);  // with --evidence: the sentence splitter's minimum length
   command->add_option("--out", options->out, "Sweep TSV: a row per signal and threshold (needs --thresholds)");
   command->add_option("--risk-coverage", options->risk_coverage, "Risk-coverage TSV: a row per signal");
   command->add_option("--decisions", options->decisions, "Per-claim decisions JSONL (one signal, one threshold)");
@@ -58,6 +61,10 @@ void add_gate_command(CLI::App& root) {
     request.dense_run = options->dense_run;
     request.rerank_run = options->rerank_run;
     request.signal_file = options->signal_file;
+    request.evidence = options->evidence;
+    if (!options->evidence.empty()) {
+      request.min_sentence_characters = config_from(options->config).evidence.min_sentence_characters;
+    }
     const experiment::GateData data(request);
     const auto spec = options->thresholds.empty() ? gate::ThresholdSpec{} : gate::parse_thresholds(options->thresholds);
     io::Table sweep_table{experiment::sweep_columns(), {}};

@@ -25,6 +25,13 @@ inline CLI::Option* add_method_option(CLI::App& command, std::string& method) {
       ->check(CLI::IsMember({"bm25", "dense"}));
 }
 
+/// --freeze FILE and --freeze-tolerance T: write the computed metrics as an expectations file.
+inline void add_freeze_options(CLI::App& command, std::string& freeze, double& tolerance) {
+  command.add_option("--freeze", freeze, "Write the computed metrics to FILE as expectations that --check reads");
+  command.add_option("--freeze-tolerance", tolerance, "The tolerance of every frozen metric (default 0: exact)")
+      ->check(CLI::NonNegativeNumber);
+}
+
 /// The configuration named by --config, or the default one.
 inline experiment::ExperimentConfig config_from(const std::string& path) {
   return path.empty() ? experiment::default_config() : experiment::load_config(path);

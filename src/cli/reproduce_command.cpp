@@ -14,15 +14,18 @@ void add_reproduce_command(CLI::App& root) {
     std::string config;
     std::string out;
     bool force = false;
+    std::string freeze;
+    double freeze_tolerance = 0;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand("reproduce", "Run the whole paper: every stage, every table, checked against frozen values");
   command->add_option("--config", options->config, "Experiment configuration")->required();
   command->add_option("--out", options->out, "Output folder")->required();
   command->add_flag("--force", options->force, "Replace a reproduction already in --out");
+  add_freeze_options(*command, options->freeze, options->freeze_tolerance);
   command->callback([options] {
     const auto config = experiment::load_config(options->config);
-    const auto reproduction = experiment::reproduce(config, {options->out, options->force});
+    const auto reproduction = experiment::reproduce(config, {options->out, options->force, options->freeze, options->freeze_tolerance});
     for (const auto& line : reproduction.check.lines) std::cout << line.message << '\n';
     spdlog::info("reproduction -> {} (REPORT.md, tables/, runs/, models/)", options->out);
     if (reproduction.check.failures() > 0) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "claimrag/dataset/identifier.hpp"
 #include "claimrag/dataset/jsonl.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
@@ -82,7 +83,10 @@ Qrels load_qrels(const std::filesystem::path& qrels_tsv) {
                       "expected 3 tab-separated fields (query-id, corpus-id, score), found " +
                           std::to_string(fields.size()));
     }
-    if (fields[0].empty() || fields[1].empty()) throw DataError(source, line.number, "empty id");
+    for (const auto& [field, name] : {std::pair{fields[0], "query-id"}, std::pair{fields[1], "corpus-id"}}) {
+      const std::string problem = identifier_problem(field);
+      if (!problem.empty()) throw DataError(source, line.number, std::string(name) + " \"" + std::string(field) + "\" " + problem);
+    }
     int grade = 0;
     const auto [end, error] = std::from_chars(fields[2].data(), fields[2].data() + fields[2].size(), grade);
     if (error != std::errc() || end != fields[2].data() + fields[2].size()) {
@@ -119,6 +123,17 @@ Qrels load_split(const std::filesystem::path& beir_folder, const std::string& sp
                      (known.empty() ? " (no qrels/*.tsv there)" : " (known: " + known + ")"));
   }
   return load_qrels(beir_folder / "qrels" / (split + ".tsv"));
+}
+
+std::vector<std::string> judged_documents_missing(const Qrels& qrels, const Corpus& corpus) {
+  std::vector<std::string> missing;
+  std::unordered_map<std::string, bool> seen;
+  for (const auto& query_id : qrels.query_order) {
+    for (const auto& [doc_id, grade] : qrels.judgments.at(query_id)) {
+      if (corpus.find(doc_id) < 0 && seen.emplace(doc_id, true).second) missing.push_back(doc_id);
+    }
+  }
+  return missing;
 }
 
 std::vector<Query> queries_of_split(const std::vector<Query>& all, const Qrels& qrels,

@@ -1,5 +1,6 @@
 #include "claimrag/dataset/jsonl.hpp"
 
+#include "claimrag/dataset/identifier.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/text_lines.hpp"
@@ -76,7 +77,8 @@ std::string FieldReader::identifier(std::string_view key) const {
   const simdjson::dom::element value = element(key);
   std::string_view text;
   if (value.get_string().get(text) == simdjson::SUCCESS) {
-    if (text.empty()) fail(about_field(key, "is empty"));
+    const std::string problem = identifier_problem(text);
+    if (!problem.empty()) fail(about_field(key, "\"" + std::string(text) + "\" " + problem));
     return std::string(text);
   }
   std::int64_t number;

@@ -15,7 +15,7 @@ DatasetStatistics compute_statistics(const Corpus& corpus, const std::vector<Que
   }
   statistics.mean_document_tokens = total_tokens / static_cast<double>(corpus.documents.size());
   for (const auto& [name, qrels] : splits) {
-    SplitStatistics split{name, qrels.judgments.size(), qrels.pair_count, 0.0, {}};
+    SplitStatistics split{name, qrels.judgments.size(), qrels.pair_count, 0.0, {}, judged_documents_missing(qrels, corpus)};
     const auto judged = queries_of_split(queries, qrels, "qrels/" + name + ".tsv");
     double query_tokens = 0;
     for (const auto& query : judged) {

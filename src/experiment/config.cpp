@@ -1,5 +1,7 @@
 #include "claimrag/experiment/config.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
@@ -9,6 +11,7 @@ namespace claimrag::experiment {
 namespace {
 
 void read_data(io::StrictObject object, DataConfig& data) {
+  object.read("name", data.name);
   object.read("beir", data.beir);
   object.read("original", data.original);
   object.read("train_split", data.train_split);
@@ -136,6 +139,20 @@ void read_evidence(io::StrictObject object, EvidenceConfig& evidence) {
   object.finish();
 }
 
+// Relative to the configuration's folder, lexically normalised ("configs/../data" is "data").
+std::string resolve(const std::filesystem::path& folder, const std::string& path) {
+  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
+  return (folder / path).lexically_normal().string();
+}
+
+void resolve_paths(const std::filesystem::path& config_file, ExperimentConfig& config) {
+  const auto folder = config_file.parent_path();
+  config.data.beir = resolve(folder, config.data.beir);
+  config.data.original = resolve(folder, config.data.original);
+  config.expected = resolve(folder, config.expected);
+  config.paper = resolve(folder, config.paper);
+}
+
 }  // namespace
 
 ExperimentConfig load_config(const std::filesystem::path& path) {
@@ -152,6 +169,8 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   top.read("name", config.name);
   top.read("seed", config.seed);
   top.read("expected", config.expected);
+  top.read("paper", config.paper);
+  top.read("stages", config.stages);
   read_data(top.object("data"), config.data);
   read_bm25(top.object("bm25"), config.bm25);
   read_dense(top.object("dense"), config.dense);
@@ -163,12 +182,18 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_evidence(top.object("evidence"), config.evidence);
   top.finish();
   config.dense.seed = config.seed;
+  resolve_paths(path, config);
   return config;
 }
 
 ExperimentConfig default_config() {
   const std::filesystem::path standard = "configs/scifact.json";
-  if (std::filesystem::exists(standard)) return load_config(standard);
+  if (std::filesystem::exists(standard)) {
+    spdlog::warn("no --config given: using {} found under the working directory {}", standard.string(),
+                 std::filesystem::current_path().string());
+    return load_config(standard);
+  }
+  spdlog::warn("no --config given and no {} under the working directory: using the built-in defaults", standard.string());
   return ExperimentConfig{};
 }
 

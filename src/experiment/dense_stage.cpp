@@ -8,6 +8,7 @@
 #include "claimrag/dense/vocabulary.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/meta.hpp"
+#include "claimrag/experiment/stats_stage.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -34,10 +35,12 @@ void index_dense(const std::filesystem::path& beir_folder, const std::filesystem
     for (const auto& [doc_id, grade] : qrels.judgments.at(queries[q].id)) {
       if (grade <= 0) continue;
       const std::int64_t position = corpus.find(doc_id);
-      if (position < 0) throw DataError("qrels/" + config.data.train_split + ".tsv: document " + doc_id + " is not in the corpus");
+      if (position < 0) continue;  // warned about below: no document to pair the claim with
       pairs.push_back({static_cast<std::int32_t>(q), static_cast<std::int32_t>(position)});
     }
   }
+  warn_missing_documents(dataset::judged_documents_missing(qrels, corpus),
+                         beir_folder / "qrels" / (config.data.train_split + ".tsv"), beir_folder / "corpus.jsonl");
   const auto texts = document_texts(corpus);
   std::vector<std::string> vocabulary_texts = texts;
   vocabulary_texts.insert(vocabulary_texts.end(), query_texts.begin(), query_texts.end());

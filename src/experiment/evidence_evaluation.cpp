@@ -38,12 +38,6 @@ std::string cell(const std::map<std::string, double>& values, const std::string&
 
 }  // namespace
 
-const std::map<std::string, double>& paper_table7() {
-  static const std::map<std::string, double> paper{
-      {"exact_f1@1", 0.021909}, {"token_f1@1", 0.159443}, {"exact_f1@2", 0.029819}, {"token_f1@2", 0.190277}};
-  return paper;
-}
-
 EvidenceEvaluation score_evidence(const std::vector<ClaimGold>& gold, const std::vector<evidence::ClaimEvidence>& selections) {
   EvidenceEvaluation evaluation;
   evaluation.metric_names = metric_names();
@@ -117,7 +111,7 @@ EvidenceEvaluation evaluate_evidence(const EvidenceEvaluationRequest& request) {
 }
 
 void write_evidence_evaluation(const EvidenceEvaluation& evaluation, const std::string& source, const std::string& split,
-                               const std::filesystem::path& out) {
+                               const std::filesystem::path& out, const std::map<std::string, double>* paper) {
   const auto prefix = output_prefix(out);
   io::Table table;
   table.columns.push_back("claim_id");
@@ -129,20 +123,20 @@ void write_evidence_evaluation(const EvidenceEvaluation& evaluation, const std::
   };
   for (std::size_t c = 0; c < evaluation.claim_ids.size(); ++c) add_row(evaluation.claim_ids[c], evaluation.per_claim[c]);
   add_row("mean", evaluation.mean);
-  add_row("paper", paper_table7());
+  if (paper != nullptr) add_row("paper", *paper);
   io::write_tsv(table, prefix.string() + ".tsv");
 
   nlohmann::json per_claim = nlohmann::json::object();
   for (std::size_t c = 0; c < evaluation.claim_ids.size(); ++c) per_claim[evaluation.claim_ids[c]] = evaluation.per_claim[c];
-  const nlohmann::json json{{"evidence", source},
-                            {"split", split},
-                            {"claims", evaluation.claim_ids.size()},
-                            {"claims_missing_from_selections", evaluation.claims_missing_from_selections},
-                            {"selections_outside_split", evaluation.selections_outside_split},
-                            {"claims_with_rationales", evaluation.claims_with_rationales},
-                            {"metrics", evaluation.mean},
-                            {"paper", paper_table7()},
-                            {"per_claim", per_claim}};
+  nlohmann::json json{{"evidence", source},
+                      {"split", split},
+                      {"claims", evaluation.claim_ids.size()},
+                      {"claims_missing_from_selections", evaluation.claims_missing_from_selections},
+                      {"selections_outside_split", evaluation.selections_outside_split},
+                      {"claims_with_rationales", evaluation.claims_with_rationales},
+                      {"metrics", evaluation.mean},
+                      {"per_claim", per_claim}};
+  if (paper != nullptr) json["paper"] = *paper;
   io::write_file_atomically(prefix.string() + ".json", json.dump(2) + "\n");
 }
 

@@ -1,5 +1,6 @@
 #include "claimrag/experiment/expectations.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -91,6 +92,46 @@ Results read_results(const std::filesystem::path& results_json) {
     }
   }
   return results;
+}
+
+std::string section_for_tag(const std::string& tag) {
+  std::string section = tag;
+  std::replace(section.begin(), section.end(), '+', '_');
+  return section;
+}
+
+void validate_expectations(const std::filesystem::path& expected_file) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(io::read_file(expected_file));
+  } catch (const nlohmann::json::parse_error& error) {
+    throw DataError(expected_file.string(), std::string("not valid JSON: ") + error.what());
+  }
+  if (!document.is_object() || !document.contains("sections") || !document["sections"].is_object()) {
+    throw DataError(expected_file.string(), "no \"sections\" object");
+  }
+  for (const auto& [section, metrics] : document["sections"].items()) {
+    if (!metrics.is_object()) throw DataError(expected_file.string(), "section \"" + section + "\" is not an object");
+    for (const auto& [metric, entry] : metrics.items()) {
+      const std::string where = expected_file.string() + ": " + section + "." + metric;
+      number_field(entry, "value", where);
+      number_field(entry, "tolerance", where);
+    }
+  }
+}
+
+void freeze_expectations(const Results& results, const std::filesystem::path& expected_file, double tolerance,
+                         const std::string& description) {
+  if (!(tolerance >= 0) || !std::isfinite(tolerance)) throw UsageError("a frozen tolerance must be finite and >= 0");
+  nlohmann::json sections = nlohmann::json::object();
+  for (const auto& [section, values] : results) {
+    for (const auto& [metric, value] : values) {
+      if (!std::isfinite(value)) throw DataError(section + "." + metric + " is not finite: it cannot be frozen");
+      sections[section][metric] = {{"value", value}, {"tolerance", tolerance}};
+    }
+  }
+  const nlohmann::json document{{"description", description}, {"sections", sections}};
+  io::write_file_atomically(expected_file, document.dump(2) + "\n");
 }
 
 std::vector<std::string> expected_metrics(const std::filesystem::path& expected_file,

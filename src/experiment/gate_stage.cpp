@@ -4,6 +4,7 @@
 
 #include "claimrag/dataset/beir.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/experiment/evidence_signals.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
 
@@ -26,13 +27,20 @@ bool has_relevant_in_top(const run::Ranking& ranking, const std::map<std::string
 }  // namespace
 
 GateData::GateData(GateRequest request) : request_(std::move(request)) {
+  if (!request_.evidence.empty()) {
+    auto signals = evidence_signals(request_.data, request_.split, request_.evidence, request_.min_sentence_characters);
+    request_.evidence_f1 = std::move(signals.token_f1);
+    request_.verifier_top1 = std::move(signals.verifier_top1);
+  }
   const auto qrels = dataset::load_split(request_.data, request_.split);
   const run::Run system = run::read_trec_run(request_.system_run);
   claim_ids_ = qrels.query_order;
   for (const auto& id : claim_ids_) {
+    // No lines in the run: the system retrieved nothing for the claim (see run/run.hpp).
     const run::Ranking* ranking = system.find(id);
-    if (ranking == nullptr) throw DataError(request_.system_run.string(), "no ranking for claim " + id);
-    hallucinated_.push_back(!has_relevant_in_top(*ranking, qrels.judgments.at(id), request_.hallucination_depth));
+    const bool empty = ranking == nullptr || ranking->documents.empty();
+    answerable_.push_back(!empty);
+    hallucinated_.push_back(empty || !has_relevant_in_top(*ranking, qrels.judgments.at(id), request_.hallucination_depth));
   }
   bm25_ = read_optional_run(request_.bm25_run);
   dense_ = read_optional_run(request_.dense_run);
@@ -47,7 +55,7 @@ std::vector<gate::ClaimOutcome> GateData::outcomes(const std::string& signal) co
   const auto values = gate::signal_values(signal, inputs, claim_ids_);
   std::vector<gate::ClaimOutcome> claims;
   for (std::size_t i = 0; i < claim_ids_.size(); ++i) {
-    gate::ClaimOutcome claim{claim_ids_[i], values[i], hallucinated_[i], {}};
+    gate::ClaimOutcome claim{claim_ids_[i], values[i], hallucinated_[i], {}, answerable_[i]};
     const auto f1 = request_.evidence_f1.find(claim_ids_[i]);
     if (f1 != request_.evidence_f1.end()) claim.evidence_f1 = f1->second;
     claims.push_back(std::move(claim));
@@ -83,13 +91,17 @@ void write_decisions(const std::vector<gate::ClaimOutcome>& claims, const std::s
                      const std::filesystem::path& out) {
   std::string lines;
   for (const auto& claim : claims) {
-    const bool answered = claim.signal >= threshold;
+    const bool answered = gate::answers(claim, threshold);
     nlohmann::json line = {{"claim_id", claim.claim_id},
                            {"decision", answered ? "answer" : "refuse"},
                            {"signal", signal},
                            {"value", claim.signal},
                            {"threshold", threshold}};
-    if (!answered) line["reason"] = signal + " " + io::fixed(claim.signal, 6) + " < threshold " + io::fixed(threshold, 6);
+    if (!claim.answerable) {
+      line["reason"] = "no document retrieved";
+    } else if (!answered) {
+      line["reason"] = signal + " " + io::fixed(claim.signal, 6) + " < threshold " + io::fixed(threshold, 6);
+    }
     lines += line.dump() + "\n";
   }
   io::write_file_atomically(out, lines);

@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "claimrag/experiment/evidence_evaluation.hpp"
 #include "claimrag/gate/thresholds.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
@@ -27,6 +26,7 @@ io::Table ranking_table(const Results& results, const std::vector<std::string>& 
   io::Table table{{"system"}, {}};
   table.columns.insert(table.columns.end(), metrics.begin(), metrics.end());
   for (const auto& system : systems) {
+    if (!results.contains(system)) continue;
     std::vector<std::string> row{system};
     for (const auto& metric : metrics) row.push_back(io::fixed(results.at(system).at(metric), 6));
     table.rows.push_back(std::move(row));
@@ -68,25 +68,22 @@ void write_gate_tables(const GateData& data, const ExperimentConfig& config, con
   io::write_tsv(curves, folder / "risk_coverage.tsv");
 }
 
-void write_table7(const Results& results, const std::filesystem::path& folder) {
+void write_table7(const Results& results, const PaperNumbers& paper, const std::filesystem::path& folder) {
   const std::vector<std::string> metrics{"exact_f1@1", "token_f1@1", "exact_f1@2", "token_f1@2", "rationale_f1@1", "rationale_f1@2"};
   io::Table table{{"verifier"}, {}};
   table.columns.insert(table.columns.end(), metrics.begin(), metrics.end());
-  std::vector<std::string> paper_row{"paper"};
-  for (const auto& metric : metrics) {
-    const auto found = paper_table7().find(metric);
-    paper_row.push_back(found == paper_table7().end() ? "NA" : io::fixed(found->second, 6));
-  }
-  table.rows.push_back(paper_row);
-  for (const auto& [label, section] : std::vector<std::pair<std::string, std::string>>{{"pseudo-gold trained", "evidence"},
-                                                                                       {"gold-rationale trained", "evidence_gold"}}) {
+  const auto add_row = [&](const std::string& label, const std::map<std::string, double>& values) {
     std::vector<std::string> row{label};
     for (const auto& metric : metrics) {
-      const auto& values = results.at(section);
       const auto found = values.find(metric);
       row.push_back(found == values.end() ? "NA" : io::fixed(found->second, 6));
     }
     table.rows.push_back(std::move(row));
+  };
+  if (const auto* numbers = paper.section("evidence")) add_row("paper", *numbers);
+  for (const auto& [label, section] : std::vector<std::pair<std::string, std::string>>{{"pseudo-gold trained", "evidence"},
+                                                                                       {"gold-rationale trained", "evidence_gold"}}) {
+    if (results.contains(section)) add_row(label, results.at(section));
   }
   io::write_tsv(table, folder / "table7.tsv");
 }
@@ -102,29 +99,32 @@ void write_table9(const std::vector<StageTiming>& timings, const std::filesystem
   io::write_tsv(table, folder / "table9.tsv");
 }
 
-void write_report(const Reproduction& reproduction, const ExperimentConfig& config, const std::filesystem::path& path) {
+void write_report(const Reproduction& reproduction, const ExperimentConfig& config, const PaperNumbers& paper,
+                  const std::filesystem::path& path) {
   std::ostringstream report;
   report << "# Reproduction report: " << config.name << "\n\n"
          << "Configuration `" << config.source << "` (checksum " << config.checksum << "), seed " << config.seed << ".\n\n";
   nlohmann::json expected;
   if (!config.expected.empty()) expected = nlohmann::json::parse(io::read_file(config.expected));
+  if (!paper.empty()) report << "The paper's numbers: " << paper.source << " (`" << config.paper << "`).\n\n";
   report << "| section | metric | paper | ours | difference | check | why they differ |\n|---|---|---|---|---|---|---|\n";
   for (const auto& [section, values] : reproduction.results) {
+    const auto* paper_section = paper.section(section);
     for (const auto& [metric, value] : values) {
-      std::string paper = "", difference = "", verdict = "not frozen", why = "";
+      std::string paper_value = "", difference = "", verdict = "not frozen", why = "";
+      if (paper_section != nullptr && paper_section->contains(metric)) {
+        paper_value = io::fixed(paper_section->at(metric), 6);
+        difference = io::fixed(value - paper_section->at(metric), 6);
+      }
       if (expected.contains("sections") && expected["sections"].contains(section) && expected["sections"][section].contains(metric)) {
         const auto& entry = expected["sections"][section][metric];
-        if (entry.contains("paper")) {
-          paper = io::fixed(entry["paper"].get<double>(), 6);
-          difference = io::fixed(value - entry["paper"].get<double>(), 6);
-        }
         if (entry.contains("why")) why = entry["why"].get<std::string>();
         verdict = "frozen";
         for (const auto& line : reproduction.check.lines) {
           if (line.section == section && line.metric == metric) verdict = line.ok ? "OK" : "FAIL";
         }
       }
-      report << "| " << section << " | " << metric << " | " << paper << " | " << io::fixed(value, 6) << " | " << difference
+      report << "| " << section << " | " << metric << " | " << paper_value << " | " << io::fixed(value, 6) << " | " << difference
              << " | " << verdict << " | " << why << " |\n";
     }
   }

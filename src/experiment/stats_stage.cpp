@@ -1,10 +1,23 @@
 #include "claimrag/experiment/stats_stage.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "claimrag/io/atomic_file.hpp"
 
 namespace claimrag::experiment {
+
+void warn_missing_documents(const std::vector<std::string>& missing, const std::filesystem::path& qrels_file,
+                            const std::filesystem::path& corpus_file) {
+  if (missing.empty()) return;
+  constexpr std::size_t kShown = 5;
+  std::string first;
+  for (std::size_t i = 0; i < std::min(kShown, missing.size()); ++i) first += (i == 0 ? "" : ", ") + missing[i];
+  spdlog::warn("{}: {} judged document(s) missing from {} (first: {}): they cannot be retrieved and count as misses",
+               qrels_file.string(), missing.size(), corpus_file.string(), first);
+}
 
 dataset::DatasetStatistics dataset_statistics(const std::filesystem::path& beir_folder) {
   const auto corpus = dataset::load_corpus(beir_folder / "corpus.jsonl");
@@ -13,7 +26,11 @@ dataset::DatasetStatistics dataset_statistics(const std::filesystem::path& beir_
   for (const auto& name : dataset::available_splits(beir_folder)) {
     splits.emplace(name, dataset::load_split(beir_folder, name));
   }
-  return dataset::compute_statistics(corpus, queries, splits);
+  auto statistics = dataset::compute_statistics(corpus, queries, splits);
+  for (const auto& split : statistics.splits) {
+    warn_missing_documents(split.missing_documents, beir_folder / "qrels" / (split.name + ".tsv"), beir_folder / "corpus.jsonl");
+  }
+  return statistics;
 }
 
 io::Table table1(const dataset::DatasetStatistics& statistics) {

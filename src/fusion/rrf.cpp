@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string_view>
 #include <functional>
+#include <unordered_set>
 #include <vector>
 
 #include "claimrag/error.hpp"
@@ -31,24 +32,16 @@ void validate(std::span<const NamedRun> runs, const RrfOptions& options) {
   }
 }
 
-// Every run must rank the queries of the first, and no others.
-void check_same_queries(std::span<const NamedRun> runs) {
-  const run::Run& first = *runs[0].run;
-  for (std::size_t r = 1; r < runs.size(); ++r) {
-    const run::Run& other = *runs[r].run;
-    for (const auto& ranking : first.rankings) {
-      if (other.find(ranking.query_id) == nullptr) {
-        throw DataError(runs[r].source, "has no ranking for query " + ranking.query_id + ", which " +
-                                            runs[0].source + " ranks: fused runs must rank the same queries");
-      }
-    }
-    for (const auto& ranking : other.rankings) {
-      if (first.find(ranking.query_id) == nullptr) {
-        throw DataError(runs[0].source, "has no ranking for query " + ranking.query_id + ", which " +
-                                            runs[r].source + " ranks: fused runs must rank the same queries");
-      }
+// The queries of the first run in its order, then those only later runs rank, in their order.
+std::vector<std::string> union_of_queries(std::span<const NamedRun> runs) {
+  std::vector<std::string> queries;
+  std::unordered_set<std::string> seen;
+  for (const NamedRun& named : runs) {
+    for (const auto& ranking : named.run->rankings) {
+      if (seen.insert(ranking.query_id).second) queries.push_back(ranking.query_id);
     }
   }
+  return queries;
 }
 
 // The candidates of one query, found by document id through an open-addressing table that is
@@ -104,7 +97,7 @@ double rrf_term(double k, std::size_t rank) { return 1.0 / (k + static_cast<doub
 
 run::Run reciprocal_rank_fusion(std::span<const NamedRun> runs, const RrfOptions& options) {
   validate(runs, options);
-  check_same_queries(runs);
+  static const run::Ranking empty;
 
   run::Run fused;
   fused.tag = options.tag;
@@ -113,11 +106,12 @@ run::Run reciprocal_rank_fusion(std::span<const NamedRun> runs, const RrfOptions
   auto& candidates = table.candidates;
   std::vector<char> seen;  // [candidate][run]: catches a run that ranks one document twice
   std::vector<SortKey> keys;
-  for (const auto& first_ranking : runs[0].run->rankings) {
+  for (const std::string& query_id : union_of_queries(runs)) {
     std::size_t longest = 0;
     std::size_t total = 0;
     for (std::size_t r = 0; r < runs.size(); ++r) {
-      rankings[r] = runs[r].run->find(first_ranking.query_id);
+      const run::Ranking* found = runs[r].run->find(query_id);
+      rankings[r] = found == nullptr ? &empty : found;
       const std::size_t used = std::min(options.depth, rankings[r]->documents.size());
       longest = std::max(longest, used);
       total += used;
@@ -136,7 +130,7 @@ run::Run reciprocal_rank_fusion(std::span<const NamedRun> runs, const RrfOptions
         char& flag = seen[slot * runs.size() + r];
         if (flag) {
           throw InternalError("fusion: " + runs[r].source + " ranks document " + std::string(doc_id) +
-                              " twice for query " + first_ranking.query_id);
+                              " twice for query " + query_id);
         }
         flag = 1;
         candidates[slot].score += term;
@@ -149,7 +143,7 @@ run::Run reciprocal_rank_fusion(std::span<const NamedRun> runs, const RrfOptions
     }
     const std::size_t keep = std::min(options.depth, candidates.size());
     order_best(keys, keep, candidates);
-    run::Ranking ranking{first_ranking.query_id, {}};
+    run::Ranking ranking{query_id, {}};
     ranking.documents.reserve(keep);
     for (std::size_t i = 0; i < keep; ++i) {
       const Candidate& best = candidates[keys[i].candidate];

@@ -11,14 +11,14 @@ RiskCoverage risk_coverage(const std::vector<ClaimOutcome>& claims) {
   if (claims.empty()) throw InternalError("risk_coverage: no claims");
   std::vector<const ClaimOutcome*> sorted;
   for (const auto& claim : claims) sorted.push_back(&claim);
-  std::stable_sort(sorted.begin(), sorted.end(), [](const ClaimOutcome* a, const ClaimOutcome* b) { return a->signal > b->signal; });
+  std::stable_sort(sorted.begin(), sorted.end(), [](const ClaimOutcome* a, const ClaimOutcome* b) { return answered_before(*a, *b); });
   const std::size_t n = sorted.size();
   RiskCoverage curve;
   double hallucinated_before = 0;
   for (std::size_t start = 0; start < n;) {
     std::size_t end = start;
     double group_hallucinated = 0;
-    while (end < n && sorted[end]->signal == sorted[start]->signal) group_hallucinated += sorted[end++]->hallucinated ? 1 : 0;
+    while (end < n && sorted[end]->signal == sorted[start]->signal && sorted[end]->answerable == sorted[start]->answerable) group_hallucinated += sorted[end++]->hallucinated ? 1 : 0;
     const double group = static_cast<double>(end - start);
     for (std::size_t i = start; i < end; ++i) {
       const double answered = static_cast<double>(i + 1);

@@ -12,10 +12,11 @@
 namespace claimrag::gate {
 namespace {
 
-const run::Ranking& ranking_of(const run::Run* run, const char* role, const std::string& claim_id) {
+// A TREC run cannot hold an empty ranking: a claim without lines in a run retrieved nothing.
+const run::Ranking& ranking_of(const run::Run* run, const std::string& claim_id) {
+  static const run::Ranking empty;
   const run::Ranking* ranking = run->find(claim_id);
-  if (ranking == nullptr) throw DataError(std::string("the ") + role + " run (tag " + run->tag + ") has no ranking for claim " + claim_id);
-  return *ranking;
+  return ranking == nullptr ? empty : *ranking;
 }
 
 const run::Run& need(const run::Run* run, const std::string& signal, const char* flag) {
@@ -39,17 +40,17 @@ const std::vector<std::pair<std::string, SignalFunction>>& registry() {
   static const std::vector<std::pair<std::string, SignalFunction>> signals{
       {"bm25_top1",
        [](const SignalInputs& in, const std::string& name, const std::string& id) {
-         return top_score(ranking_of(&need(in.bm25, name, "--bm25-run"), "BM25", id), 0);
+         return top_score(ranking_of(&need(in.bm25, name, "--bm25-run"), id), 0);
        }},
       {"bm25_margin",
        [](const SignalInputs& in, const std::string& name, const std::string& id) {
-         const auto& ranking = ranking_of(&need(in.bm25, name, "--bm25-run"), "BM25", id);
+         const auto& ranking = ranking_of(&need(in.bm25, name, "--bm25-run"), id);
          return top_score(ranking, 0) - top_score(ranking, 1);
        }},
       {"sparse_dense_rank",
        [](const SignalInputs& in, const std::string& name, const std::string& id) {
-         const auto& sparse = ranking_of(&need(in.bm25, name, "--bm25-run"), "BM25", id);
-         const auto& dense = ranking_of(&need(in.dense, name, "--dense-run"), "dense", id);
+         const auto& sparse = ranking_of(&need(in.bm25, name, "--bm25-run"), id);
+         const auto& dense = ranking_of(&need(in.dense, name, "--dense-run"), id);
          if (sparse.documents.empty()) return 0.0;
          const auto& top = sparse.documents.front().doc_id;
          for (std::size_t i = 0; i < dense.documents.size(); ++i) {
@@ -59,8 +60,8 @@ const std::vector<std::pair<std::string, SignalFunction>>& registry() {
        }},
       {"sparse_dense_overlap",
        [](const SignalInputs& in, const std::string& name, const std::string& id) {
-         const auto& sparse = ranking_of(&need(in.bm25, name, "--bm25-run"), "BM25", id);
-         const auto& dense = ranking_of(&need(in.dense, name, "--dense-run"), "dense", id);
+         const auto& sparse = ranking_of(&need(in.bm25, name, "--bm25-run"), id);
+         const auto& dense = ranking_of(&need(in.dense, name, "--dense-run"), id);
          const std::size_t depth = 10;
          double common = 0;
          for (std::size_t i = 0; i < std::min(depth, sparse.documents.size()); ++i) {
@@ -72,7 +73,7 @@ const std::vector<std::pair<std::string, SignalFunction>>& registry() {
        }},
       {"rerank_top1",
        [](const SignalInputs& in, const std::string& name, const std::string& id) {
-         return top_score(ranking_of(&need(in.rerank, name, "--rerank-run"), "reranked", id), 0);
+         return top_score(ranking_of(&need(in.rerank, name, "--rerank-run"), id), 0);
        }},
       {"verifier_top1",
        [](const SignalInputs& in, const std::string& name, const std::string& id) {

@@ -9,13 +9,13 @@ std::vector<SweepRow> sweep(const std::vector<ClaimOutcome>& claims, const std::
   // Claims by descending signal with prefix sums: answering "signal >= t" answers a prefix.
   std::vector<std::size_t> order(claims.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return claims[a].signal > claims[b].signal; });
-  std::vector<double> signals(claims.size());
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return answered_before(claims[a], claims[b]); });
+  std::vector<double> signals;
   std::vector<std::size_t> hallucinated(claims.size() + 1, 0), with_f1(claims.size() + 1, 0);
   std::vector<double> f1_sum(claims.size() + 1, 0.0);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const ClaimOutcome& claim = claims[order[i]];
-    signals[i] = claim.signal;
+    if (claim.answerable) signals.push_back(claim.signal);
     hallucinated[i + 1] = hallucinated[i] + (claim.hallucinated ? 1 : 0);
     with_f1[i + 1] = with_f1[i] + (claim.evidence_f1 ? 1 : 0);
     f1_sum[i + 1] = f1_sum[i] + claim.evidence_f1.value_or(0.0);
@@ -24,7 +24,7 @@ std::vector<SweepRow> sweep(const std::vector<ClaimOutcome>& claims, const std::
   std::vector<SweepRow> rows;
   rows.reserve(thresholds.size());
   for (const double threshold : thresholds) {
-    // The number of signals >= threshold in a descending array.
+    // The number of answerable signals >= threshold in a descending array.
     const auto answered = static_cast<std::size_t>(
         std::upper_bound(signals.begin(), signals.end(), threshold, [](double t, double s) { return t > s; }) - signals.begin());
     SweepRow row;

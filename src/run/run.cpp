@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "claimrag/dataset/identifier.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/text_lines.hpp"
@@ -51,6 +52,13 @@ std::vector<std::string_view> split_whitespace(std::string_view text) {
     if (end == std::string_view::npos) return fields;
     position = end;
   }
+}
+
+// Ids are checked where they are loaded; one that reaches the writer unchecked would make a
+// file that reads back differently, so it is a bug to stop at, not a line to write.
+void require_valid_id(const std::string& id, const std::string& tag) {
+  const std::string problem = dataset::identifier_problem(id);
+  if (!problem.empty()) throw InternalError("run " + tag + ": id \"" + id + "\" " + problem);
 }
 
 template <typename Number>
@@ -133,8 +141,10 @@ void write_trec_run(const Run& run, const std::filesystem::path& path) {
   std::ostream& out = file.stream();
   char score_text[64];
   for (const auto& ranking : run.rankings) {
+    require_valid_id(ranking.query_id, run.tag);
     for (std::size_t i = 0; i < ranking.documents.size(); ++i) {
       const auto& document = ranking.documents[i];
+      require_valid_id(document.doc_id, run.tag);
       if (i > 0 && document.score > ranking.documents[i - 1].score) {
         throw InternalError("run " + run.tag + ": scores rise with rank for query " + ranking.query_id);
       }

@@ -17,7 +17,7 @@ TEST(CliDense, TrainsDeterministicallyAndRetrievesEveryDocument) {
   TempFolder folder;
   const std::string out = folder.path().string();
   for (const std::string name : {"a", "b"}) {
-    const auto outcome = run_claimrag("--quiet index --data " + kTiny + " --method dense --out " + out + "/" + name, folder.path());
+    const auto outcome = run_claimrag("--quiet index --config configs/scifact.json --data " + kTiny + " --method dense --out " + out + "/" + name, folder.path());
     ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
     EXPECT_TRUE(outcome.err.empty()) << "--quiet hides the epoch lines: " << outcome.err;
   }

@@ -65,9 +65,14 @@ TEST(CliFuse, FusesTwoRunsAndRefusesOne) {
   EXPECT_EQ(run_claimrag("fuse --runs " + f.path("a.trec") + " --out " + f.path("h.trec")), 2);
   EXPECT_EQ(run_claimrag("fuse --runs " + f.path("a.trec") + " " + f.path("b.trec") + " --rrf-k -1 --out " + f.path("h.trec")), 2);
   EXPECT_EQ(run_claimrag("fuse --runs " + f.path("a.trec") + " " + f.path("nope.trec") + " --out " + f.path("h.trec")), 3);
-  std::ofstream(f.path("c.trec")) << "q2 Q0 a 1 3 x\n";
-  EXPECT_EQ(run_claimrag("fuse --runs " + f.path("a.trec") + " " + f.path("c.trec") + " --out " + f.path("h.trec")), 3);
   EXPECT_FALSE(fs::exists(f.path("h.trec")));
+  // A query without lines in a run retrieved nothing there: it is fused from the others.
+  std::ofstream(f.path("c.trec")) << "q2 Q0 a 1 3 x\n";
+  ASSERT_EQ(run_claimrag("fuse --runs " + f.path("a.trec") + " " + f.path("c.trec") + " --out " + f.path("h.trec")), 0);
+  const auto unioned = claimrag::run::read_trec_run(f.path("h.trec"));
+  ASSERT_NE(unioned.find("q2"), nullptr);
+  EXPECT_EQ(unioned.find("q2")->documents.size(), 1u);
+  EXPECT_EQ(unioned.find("q2")->documents[0].score, 1.0 / 61);
 }
 
 TEST(CliRerank, TrainsReusesAndRefuses) {

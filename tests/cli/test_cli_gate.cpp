@@ -61,11 +61,15 @@ TEST(CliGate, BadThresholdsAndMissingInputsAreUsageErrors) {
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_NE(outcome.err.find("needs --rerank-run"), std::string::npos) << outcome.err;
   EXPECT_FALSE(std::filesystem::exists(folder.path() / "s.tsv"));
-  // A signal run over other claims: the missing claim is named.
+  // Claims without lines in the runs retrieved nothing: signal 0 from the BM25 run, and refused
+  // whatever the threshold when the system run is the one without them.
   folder.write("partial.trec", "q1 Q0 d1 1 3 bm25\n");
-  outcome = run_claimrag("gate --data " + kTiny + " --split test --run " + run + " --bm25-run " + out +
-                             "/partial.trec --signal bm25_top1 --thresholds 1 --out " + out + "/s.tsv",
+  outcome = run_claimrag("gate --data " + kTiny + " --split test --run " + out + "/partial.trec --bm25-run " + out +
+                             "/partial.trec --signal bm25_top1 --thresholds 0 --decisions " + out + "/d.jsonl",
                          folder.path());
-  EXPECT_EQ(outcome.exit_code, 3);
-  EXPECT_NE(outcome.err.find("no ranking for claim q2"), std::string::npos) << outcome.err;
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const std::string decisions = slurp(folder.path() / "d.jsonl");
+  EXPECT_NE(decisions.find(R"({"claim_id":"q1","decision":"answer")"), std::string::npos) << decisions;
+  EXPECT_NE(decisions.find(R"({"claim_id":"q2","decision":"refuse","reason":"no document retrieved")"), std::string::npos)
+      << decisions;
 }

@@ -95,6 +95,29 @@ TEST(BeirQrels, RefusesWrongFieldCountsScoresAndRepeats) {
                           "d.tsv:2: query q1 judges document d1 twice");
 }
 
+// Runs separate fields by whitespace: an id holding any is refused where it is loaded, with the
+// file and line, in each of the three files of a BEIR folder.
+TEST(BeirIds, WhitespaceInAnyIdIsRefusedNamingFileAndLine) {
+  TempFolder folder;
+  const std::string good = R"({"_id": "Aspirin", "text": "x"})";
+  expect_error<DataError>([&] { dataset::load_corpus(folder.write("c.jsonl", good + "\n" + R"({"_id": "Barack Obama", "text": "y"})")); },
+                          "c.jsonl:2: \"_id\" \"Barack Obama\" contains a space (byte 7)");
+  expect_error<DataError>([&] { dataset::load_corpus(folder.write("t.jsonl", R"({"_id": "a\tb", "text": "y"})")); },
+                          "t.jsonl:1: \"_id\" \"a\tb\" contains a tab (byte 2)");
+  expect_error<DataError>([&] { dataset::load_corpus(folder.write("n.jsonl", R"({"_id": "a\nb", "text": "y"})")); },
+                          "n.jsonl:1: \"_id\" \"a\nb\" contains a newline (byte 2)");
+  expect_error<DataError>([&] { dataset::load_queries(folder.write("q.jsonl", R"({"_id": "q 1", "text": "a claim"})")); },
+                          "q.jsonl:1: \"_id\" \"q 1\" contains a space (byte 2)");
+  expect_error<DataError>([&] { dataset::load_qrels(folder.write("a.tsv", "q1\td1\t1\nq1\tBarack Obama\t1\n")); },
+                          "a.tsv:2: corpus-id \"Barack Obama\" contains a space (byte 7)");
+  expect_error<DataError>([&] { dataset::load_qrels(folder.write("b.tsv", "q 1\td1\t1\n")); },
+                          "b.tsv:1: query-id \"q 1\" contains a space (byte 2)");
+  expect_error<DataError>([&] { dataset::load_qrels(folder.write("e.tsv", "q1\t\t1\n")); }, "e.tsv:1: corpus-id \"\" is empty");
+  // Punctuation and non-ASCII bytes are not whitespace: such ids stay valid.
+  EXPECT_EQ(dataset::load_corpus(folder.write("ok.jsonl", R"({"_id": "Caf\u00e9_(Paris),1", "text": "y"})")).documents[0].id,
+            "Caf\xC3\xA9_(Paris),1");
+}
+
 TEST(BeirSplits, ListsSplitsAndRefusesUnknownOnes) {
   TempFolder folder;
   folder.write("qrels/train.tsv", "q1\td1\t1\n");

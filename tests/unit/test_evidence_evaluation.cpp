@@ -70,7 +70,9 @@ TEST(EvidenceEvaluation, WritesTsvWithNaAndThePapersRowAndJson) {
   claimrag::testing::TempFolder folder;
   const auto hand = hand_case();
   const auto evaluation = experiment::score_evidence(hand.gold, hand.selections);
-  experiment::write_evidence_evaluation(evaluation, "e.jsonl", "test", folder.path() / "scores.tsv");
+  const std::map<std::string, double> paper{{"exact_f1@1", 0.021909}, {"exact_f1@2", 0.029819}, {"token_f1@1", 0.159443},
+                                            {"token_f1@2", 0.190277}};
+  experiment::write_evidence_evaluation(evaluation, "e.jsonl", "test", folder.path() / "scores.tsv", &paper);
   const std::string tsv = io::read_file(folder.path() / "scores.tsv");
   EXPECT_EQ(tsv.substr(0, tsv.find('\n')),
             "claim_id\texact_f1@1\texact_f1@2\ttoken_f1@1\ttoken_f1@2\trationale_precision@1\trationale_precision@2\t"
@@ -81,4 +83,14 @@ TEST(EvidenceEvaluation, WritesTsvWithNaAndThePapersRowAndJson) {
   EXPECT_DOUBLE_EQ(json["metrics"]["exact_f1@1"].get<double>(), 1.0 / 3.0);
   EXPECT_EQ(json["claims_missing_from_selections"].get<int>(), 1);
   EXPECT_DOUBLE_EQ(json["paper"]["token_f1@2"].get<double>(), 0.190277);
+}
+
+// A dataset without a paper file gets no paper row and no "paper" object.
+TEST(EvidenceEvaluation, WithoutPaperNumbersThereIsNoPaperRow) {
+  claimrag::testing::TempFolder folder;
+  const auto hand = hand_case();
+  experiment::write_evidence_evaluation(experiment::score_evidence(hand.gold, hand.selections), "e.jsonl", "test",
+                                        folder.path() / "scores.tsv");
+  EXPECT_EQ(io::read_file(folder.path() / "scores.tsv").find("\npaper\t"), std::string::npos);
+  EXPECT_FALSE(nlohmann::json::parse(io::read_file(folder.path() / "scores.json")).contains("paper"));
 }

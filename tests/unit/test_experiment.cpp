@@ -3,6 +3,10 @@
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/experiment/expectations.hpp"
+#include "claimrag/experiment/paper.hpp"
+#include "claimrag/io/atomic_file.hpp"
+
+#include <nlohmann/json.hpp>
 #include "support/temp_folder.hpp"
 
 using namespace claimrag;
@@ -18,8 +22,56 @@ TEST(Config, ReadsSectionsAndKeepsDefaultsForAbsentKeys) {
   EXPECT_EQ(config.bm25.parameters.k1, 0.9);
   EXPECT_EQ(config.bm25.parameters.b, 0.75);
   EXPECT_EQ(config.bm25.depth, 200u);
-  EXPECT_EQ(config.data.beir, "somewhere");
+  EXPECT_EQ(config.data.beir, (folder.path() / "somewhere").string());  // relative to the file's folder
   EXPECT_EQ(config.checksum.size(), 16u);
+}
+
+// A configuration means the same thing from any working directory: its relative paths are read
+// from its own folder, absolute ones kept, "..", normalised away.
+TEST(Config, RelativePathsAreResolvedAgainstTheConfigurationsFolder) {
+  TempFolder folder;
+  const auto config = experiment::load_config(folder.write(
+      "configs/c.json",
+      R"({"data": {"beir": "../data/beir", "original": "/abs/original"}, "expected": "e.json", "paper": "paper/p.json"})"));
+  EXPECT_EQ(config.data.beir, (folder.path() / "data/beir").string());
+  EXPECT_EQ(config.data.original, "/abs/original");
+  EXPECT_EQ(config.expected, (folder.path() / "configs/e.json").string());
+  EXPECT_EQ(config.paper, (folder.path() / "configs/paper/p.json").string());
+  EXPECT_EQ(experiment::load_config(folder.write("d.json", "{}")).data.original, "");  // no SciFact layout by default
+}
+
+// Freezing writes what check_all reads: checking the same results passes, one perturbed number
+// fails (in either direction), and a tolerance lets a difference within it pass.
+TEST(Expectations, FrozenResultsCheckOkAndAPerturbedNumberFails) {
+  TempFolder folder;
+  const experiment::Results results{{"bm25", {{"ndcg@10", 0.6622130253683588}, {"recall@100", 0.8825555555555555}}},
+                                    {"table1", {{"corpus_documents", 5183.0}}}};
+  const auto file = folder.path() / "frozen.json";
+  experiment::freeze_expectations(results, file, 0.0, "test");
+  experiment::validate_expectations(file);
+  EXPECT_EQ(experiment::check_all(file, results).failures(), 0u);
+  EXPECT_EQ(experiment::check_all(file, results).lines.size(), 3u);
+  auto perturbed = results;
+  perturbed["bm25"]["ndcg@10"] += 1e-12;
+  EXPECT_EQ(experiment::check_all(file, perturbed).failures(), 1u);
+  perturbed["bm25"]["ndcg@10"] -= 2e-12;
+  EXPECT_EQ(experiment::check_all(file, perturbed).failures(), 1u);
+  experiment::freeze_expectations(results, file, 1e-9, "test");
+  EXPECT_EQ(experiment::check_all(file, perturbed).failures(), 0u);
+}
+
+TEST(Expectations, AMissingOrMalformedFileIsRefusedBeforeUse) {
+  TempFolder folder;
+  expect_error<DataError>([&] { experiment::validate_expectations(folder.path() / "absent.json"); }, "absent.json");
+  expect_error<DataError>([&] { experiment::validate_expectations(folder.write("a.json", "{")); }, "a.json: not valid JSON");
+  expect_error<DataError>([&] { experiment::validate_expectations(folder.write("b.json", R"({"sections": {"s": {"m": {"value": 1}}}})")); },
+                          "b.json: s.m: \"tolerance\" must be a number");
+}
+
+// The reranker tags its run "hybrid+rerank"; results and expectations call it "hybrid_rerank".
+TEST(Expectations, ARunTagMapsToOneSectionName) {
+  EXPECT_EQ(experiment::section_for_tag("hybrid+rerank"), "hybrid_rerank");
+  EXPECT_EQ(experiment::section_for_tag("bm25"), "bm25");
 }
 
 TEST(Config, UnknownKeysAndWrongTypesNameTheKey) {
@@ -42,6 +94,38 @@ TEST(Config, TheShippedConfigLoads) {
   EXPECT_EQ(config.seed, 42u);
   EXPECT_EQ(config.bm25.parameters.k1, 1.2);
   EXPECT_EQ(config.bm25.parameters.b, 0.75);
+  EXPECT_EQ(config.data.beir, std::string(CLAIMRAG_SOURCE_DIR) + "/data/scifact/beir");
+  EXPECT_EQ(config.expected, std::string(CLAIMRAG_SOURCE_DIR) + "/tests/regression/scifact.expected.json");
+}
+
+// The paper's numbers live in configs/paper/scifact.json; the expectations file repeats those it
+// checks against, and the two must agree number for number.
+TEST(Paper, TheSciFactPaperFileAgreesWithTheExpectations) {
+  const auto config = experiment::load_config(std::string(CLAIMRAG_SOURCE_DIR) + "/configs/scifact.json");
+  const auto paper = experiment::load_paper_numbers(config.paper);
+  EXPECT_NE(paper.source.find("Claim-Aware Scientific RAG"), std::string::npos);
+  EXPECT_EQ(paper.section("evidence")->at("token_f1@2"), 0.190277);  // Table 7
+  const auto expected = nlohmann::json::parse(io::read_file(config.expected));
+  std::size_t compared = 0;
+  for (const auto& [section, metrics] : expected["sections"].items()) {
+    for (const auto& [metric, entry] : metrics.items()) {
+      if (!entry.contains("paper")) continue;
+      ASSERT_NE(paper.section(section), nullptr) << section;
+      EXPECT_EQ(paper.section(section)->at(metric), entry["paper"].get<double>()) << section << " " << metric;
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 40u);  // every "paper" entry of the expectations file
+}
+
+TEST(Paper, NoFileMeansNoNumbersAndABadFileIsRefused) {
+  TempFolder folder;
+  EXPECT_TRUE(experiment::load_paper_numbers("").empty());
+  expect_error<DataError>([&] { experiment::load_paper_numbers(folder.write("p.json", R"({"sections": {}})")); },
+                          "p.json: needs a \"source\"");
+  expect_error<DataError>(
+      [&] { experiment::load_paper_numbers(folder.write("q.json", R"({"source": "s", "sections": {"a": {"m": "x"}}})")); },
+      "q.json: a.m is not a number");
 }
 
 TEST(Expectations, ChecksValuesAndPaperNumbersInBothDirections) {

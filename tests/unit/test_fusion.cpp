@@ -149,22 +149,21 @@ TEST(Fusion, ThreeRunsSumInRankOrder) {
   }
 }
 
-TEST(Fusion, DifferentQuerySetsAreRefusedNamingTheQuery) {
-  const auto a = make_run("a", {{"q1", {"d"}}, {"q2", {"d"}}});
-  const auto b = make_run("b", {{"q1", {"d"}}});
-  try {
-    fuse({&a, &b});
-    FAIL() << "expected a DataError";
-  } catch (const DataError& error) {
-    EXPECT_NE(std::string(error.what()).find("run1: has no ranking for query q2"), std::string::npos) << error.what();
-  }
-  const auto c = make_run("c", {{"q1", {"d"}}, {"q2", {"d"}}, {"q3", {"d"}}});
-  try {
-    fuse({&a, &c});
-    FAIL() << "expected a DataError";
-  } catch (const DataError& error) {
-    EXPECT_NE(std::string(error.what()).find("run0: has no ranking for query q3"), std::string::npos) << error.what();
-  }
+// A run file cannot hold an empty ranking: a query absent from a run retrieved nothing there.
+TEST(Fusion, AQueryAbsentFromARunIsAnEmptyRankingThere) {
+  const auto a = make_run("a", {{"q1", {"d", "e"}}, {"q2", {"d"}}});
+  const auto b = make_run("b", {{"q1", {"e"}}, {"q3", {"f", "g"}}});
+  const auto fused = fuse({&a, &b});
+  ASSERT_EQ(fused.rankings.size(), 3u);  // a's queries in its order, then b's new one
+  EXPECT_EQ(fused.rankings[0].query_id, "q1");
+  EXPECT_EQ(ids(fused.rankings[0]), (std::vector<std::string>{"e", "d"}));  // e: 1/62 + 1/61
+  EXPECT_EQ(fused.rankings[0].documents[0].score, 1.0 / 62 + 1.0 / 61);
+  EXPECT_EQ(fused.rankings[1].query_id, "q2");
+  EXPECT_EQ(ids(fused.rankings[1]), (std::vector<std::string>{"d"}));  // from a alone
+  EXPECT_EQ(fused.rankings[1].documents[0].score, 1.0 / 61);
+  EXPECT_EQ(fused.rankings[2].query_id, "q3");
+  EXPECT_EQ(ids(fused.rankings[2]), (std::vector<std::string>{"f", "g"}));
+  EXPECT_EQ(fused.rankings[2].documents[1].score, 1.0 / 62);
 }
 
 TEST(Fusion, BadOptionsAndInputsAreRefused) {

@@ -119,8 +119,33 @@ TEST(Signals, MissingInputsClaimsAndUnknownNamesAreErrors) {
   const gate::SignalInputs inputs{&bm25, nullptr, nullptr, nullptr, nullptr};
   EXPECT_THROW(gate::signal_values("rerank_top1", inputs, {"c1"}), UsageError);
   EXPECT_THROW(gate::signal_values("sparse_dense_rank", inputs, {"c1"}), UsageError);
-  EXPECT_THROW(gate::signal_values("bm25_top1", inputs, {"c1", "c9"}), DataError);
   EXPECT_THROW(gate::signal_values("magic", inputs, {"c1"}), UsageError);
+}
+
+// A run file cannot hold an empty ranking: a claim without lines retrieved nothing, top scores 0.
+TEST(Signals, AClaimAbsentFromARunHasAnEmptyRanking) {
+  run::Run bm25;
+  bm25.tag = "bm25";
+  bm25.add({"c1", {{"a", 5}, {"b", 2}}});
+  const gate::SignalInputs inputs{&bm25, nullptr, nullptr, nullptr, nullptr};
+  EXPECT_EQ(gate::signal_values("bm25_top1", inputs, {"c1", "c9"}), (std::vector<double>{5, 0}));
+  EXPECT_EQ(gate::signal_values("bm25_margin", inputs, {"c1", "c9"}), (std::vector<double>{3, 0}));
+}
+
+// A claim the system retrieved nothing for is refused at every threshold, even one its signal
+// reaches; a coverage curve answers it last, as a hallucination.
+TEST(Sweep, AnUnanswerableClaimIsRefusedAtEveryThreshold) {
+  const std::vector<gate::ClaimOutcome> claims{{"a", 4, false, {}, true}, {"b", 9, true, {}, false}, {"c", 2, true, {}, true}};
+  const auto rows = gate::sweep(claims, {-1.0, 3.0, 10.0});
+  EXPECT_EQ(rows[0].answered, 2u);  // a and c, never b
+  EXPECT_DOUBLE_EQ(rows[0].hallucination_rate, 0.5);
+  EXPECT_EQ(rows[1].answered, 1u);  // a alone: b's 9 does not count
+  EXPECT_DOUBLE_EQ(rows[1].hallucination_rate, 0.0);
+  EXPECT_EQ(rows[2].answered, 0u);
+  EXPECT_FALSE(gate::answers(claims[1], -1.0));
+  // Order a, c, b: risks 0, 1/2, 2/3.
+  const auto curve = gate::risk_coverage(claims);
+  EXPECT_EQ(curve.risk, (std::vector<double>{0.0, 0.5, 2.0 / 3.0}));
 }
 
 TEST(Signals, SignalFileIsReadStrictly) {

@@ -63,6 +63,20 @@ TEST(TrecRun, WritingRisingScoresIsABugAndLeavesNoFile) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(folder.path()), std::filesystem::directory_iterator()), 0);
 }
 
+// Ids are checked at load; one with whitespace reaching the writer would read back as other
+// fields, so it stops as a bug and no file is left.
+TEST(TrecRun, WritingAnIdWithWhitespaceIsABugAndLeavesNoFile) {
+  TempFolder folder;
+  run::Run bad;
+  bad.tag = "x";
+  bad.add({"q", {{"Barack Obama", 1.0}}});
+  EXPECT_THROW(run::write_trec_run(bad, folder.path() / "bad.trec"), InternalError);
+  bad.rankings = {{"q\t1", {{"a", 1.0}}}};
+  bad.reindex();
+  EXPECT_THROW(run::write_trec_run(bad, folder.path() / "bad.trec"), InternalError);
+  EXPECT_FALSE(std::filesystem::exists(folder.path() / "bad.trec"));
+}
+
 TEST(TrecRun, TruncateKeepsTheFirstDocuments) {
   run::Run full;
   full.tag = "t";

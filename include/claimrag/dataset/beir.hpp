@@ -4,7 +4,8 @@
 //
 // Accepted: a UTF-8 byte-order mark, CRLF line endings, blank lines (they carry nothing), `_id`
 // given as a JSON string or integer, a missing `title` (empty). Refused with `file:line: reason`:
-// malformed JSON, a missing or mistyped `_id`/`text`, a duplicate id, an empty corpus, a qrels
+// malformed JSON, a missing or mistyped `_id`/`text`, an id with whitespace (dataset/identifier.hpp),
+// a duplicate id, an empty corpus, a qrels
 // line without exactly three tab-separated fields or with a non-integer score.
 
 #include <cstdint>
@@ -55,6 +56,11 @@ Qrels load_qrels(const std::filesystem::path& qrels_tsv);
 std::vector<std::string> available_splits(const std::filesystem::path& beir_folder);
 /// qrels/<split>.tsv of a BEIR folder; an unknown split is a UsageError listing the known ones.
 Qrels load_split(const std::filesystem::path& beir_folder, const std::string& split);
+
+/// The distinct documents `qrels` judges that `corpus` lacks, in the order the qrels file first
+/// names them. BEIR releases have such lines; they cannot be retrieved, and a relevant one lowers
+/// the recall of every system, so callers warn about them rather than refuse the split.
+std::vector<std::string> judged_documents_missing(const Qrels& qrels, const Corpus& corpus);
 
 /// The queries of `all` that `qrels` judges, in the qrels file's order; a judged query absent from
 /// `all` is a DataError.

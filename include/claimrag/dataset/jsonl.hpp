@@ -28,7 +28,8 @@ class FieldReader {
   [[nodiscard]] std::string string(std::string_view key) const;
   /// A string field that may be absent (then `fallback`).
   [[nodiscard]] std::string optional_string(std::string_view key, std::string_view fallback) const;
-  /// A required identifier: a JSON string, or an integer written in decimal.
+  /// A required identifier: a JSON string obeying dataset/identifier.hpp's rule, or an integer
+  /// written in decimal.
   [[nodiscard]] std::string identifier(std::string_view key) const;
   /// A required field of any type.
   [[nodiscard]] simdjson::dom::element element(std::string_view key) const;

@@ -15,6 +15,7 @@ struct SplitStatistics {
   std::size_t pairs = 0;          ///< judged (query, document) pairs
   double mean_query_tokens = 0;   ///< paper tokenizer, over the judged queries
   std::vector<std::size_t> query_tokens;  ///< per judged query, in qrels order (Figure 2)
+  std::vector<std::string> missing_documents;  ///< judged documents the corpus lacks (judged_documents_missing)
 };
 
 struct DatasetStatistics {

@@ -57,7 +57,7 @@ std::vector<Candidate> select_candidates(const std::string& claim, const run::Ra
 
 /// The paper's pseudo-gold: for each relevant document of a claim (qrels order), the sentence
 /// with the highest TF-IDF cosine to the claim (the earlier sentence on ties). A relevant document
-/// without sentences contributes none.
+/// without sentences, or absent from the corpus (BEIR qrels have such lines), contributes none.
 std::vector<SentenceRef> pseudo_gold(const std::string& claim, const std::vector<std::string>& relevant_doc_ids,
                                      const CorpusSentences& sentences, const tfidf::TfidfVectorizer& vectorizer);
 

@@ -1,8 +1,9 @@
 #pragma once
 // The experiment configuration (configs/<name>.json): inputs and every stage's parameters.
 // Nothing tunable lives in code. Keys absent from the file take the defaults below; an unknown
-// key or a value of the wrong type is a UsageError naming the key. Relative paths are resolved
-// against the working directory (the repository root when run as the README says).
+// key or a value of the wrong type is a UsageError naming the key. Relative paths in the file
+// (data.beir, data.original, expected, paper) are resolved against the folder of the file, so a
+// configuration means the same thing from any working directory; load_config stores them resolved.
 
 #include <cstdint>
 #include <filesystem>
@@ -16,8 +17,9 @@
 namespace claimrag::experiment {
 
 struct DataConfig {
-  std::string beir = "data/scifact/beir";          ///< BEIR folder
-  std::string original = "data/scifact/original";  ///< SciFact release layout (gold rationales)
+  std::string name;      ///< the dataset's name, for people reading the outputs
+  std::string beir;      ///< BEIR folder (reproduce needs it)
+  std::string original;  ///< SciFact release layout (gold rationales); empty: none
   std::string train_split = "train";
   std::string test_split = "test";
 };
@@ -104,6 +106,11 @@ struct ExperimentConfig {
   EvaluationConfig evaluation;
   VerifierConfig verifier;
   EvidenceConfig evidence;
+  /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
+  /// the file: every stage whose inputs the data has (the gold-rationale one only with
+  /// data.original).
+  std::vector<std::string> stages;
+  std::string paper;      ///< the paper's numbers (experiment/paper.hpp); empty: no paper rows
   std::string expected;   ///< frozen expected metrics, checked after a reproduction
   std::string source;     ///< the file it was read from
   std::string checksum;   ///< of the file's bytes, recorded in every meta.json
@@ -114,7 +121,8 @@ struct ExperimentConfig {
 ExperimentConfig load_config(const std::filesystem::path& path);
 
 /// The configuration used when a subcommand gets no --config: configs/scifact.json if it exists
-/// under the working directory, else the built-in defaults.
+/// under the working directory, else the built-in defaults. Either way a warning names what is in
+/// force, so that a default picked up from wherever the command runs is never silent.
 ExperimentConfig default_config();
 
 }  // namespace claimrag::experiment

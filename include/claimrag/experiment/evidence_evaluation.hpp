@@ -23,9 +23,6 @@
 
 namespace claimrag::experiment {
 
-/// The paper's Table 7 (verifier top-1 and top-2 against the pseudo-gold).
-const std::map<std::string, double>& paper_table7();
-
 /// What a claim's selection is scored against: its pseudo-gold sentences and, when the claim
 /// has gold evidence, the spans of its rationale sentences.
 struct ClaimGold {
@@ -59,9 +56,10 @@ struct EvidenceEvaluationRequest {
 /// title + " " + text, max_features 50,000; rationales from original_claims_file) and scores.
 EvidenceEvaluation evaluate_evidence(const EvidenceEvaluationRequest& request);
 
-/// Writes `<prefix>.tsv` (one row per claim, "NA" where a metric does not apply, then "mean" and
-/// "paper" rows) and `<prefix>.json` (means, the paper's numbers, counts, per-claim values).
+/// Writes `<prefix>.tsv` (one row per claim, "NA" where a metric does not apply, then "mean" and,
+/// when `paper` is given, "paper" rows) and `<prefix>.json` (means, counts, per-claim values, and
+/// the paper's numbers when given: experiment/paper.hpp's "evidence" section).
 void write_evidence_evaluation(const EvidenceEvaluation& evaluation, const std::string& source, const std::string& split,
-                               const std::filesystem::path& out);
+                               const std::filesystem::path& out, const std::map<std::string, double>* paper = nullptr);
 
 }  // namespace claimrag::experiment

@@ -43,6 +43,20 @@ CheckReport check_all(const std::filesystem::path& expected_file, const Results&
 /// The "metrics" object of a reproduction's results.json.
 Results read_results(const std::filesystem::path& results_json);
 
+/// The section a run's metrics are filed and checked under: its tag, with every '+' replaced by
+/// '_' ("hybrid+rerank", the reranker's tag for a reranked hybrid run, is "hybrid_rerank"), so
+/// that one name serves results.json, the expectations file and the run file's name.
+std::string section_for_tag(const std::string& tag);
+
+/// Checks, before a run that will need it, that `expected_file` exists, parses and has the
+/// format above (a number "value" and "tolerance" per metric); DataError naming the file if not.
+void validate_expectations(const std::filesystem::path& expected_file);
+
+/// Writes `results` as an expectations file in the format above, every metric with its value and
+/// `tolerance` (>= 0), so that `check_all` on the same results passes. Written atomically.
+void freeze_expectations(const Results& results, const std::filesystem::path& expected_file, double tolerance,
+                         const std::string& description);
+
 /// The metric names section `section` of `expected_file` expects.
 std::vector<std::string> expected_metrics(const std::filesystem::path& expected_file,
                                           const std::string& section);

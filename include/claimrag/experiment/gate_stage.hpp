@@ -23,9 +23,15 @@ struct GateRequest {
   std::filesystem::path bm25_run, dense_run, rerank_run, signal_file;
   std::map<std::string, double> evidence_f1;    ///< claim id -> evidence token F1 (may be empty)
   std::map<std::string, double> verifier_top1;  ///< claim id -> best verifier score (may be empty)
+  /// extract-evidence's JSON Lines: when set, fills evidence_f1 (token F1@2 against the
+  /// pseudo-gold, experiment/evidence_signals.hpp) and verifier_top1 from it.
+  std::filesystem::path evidence;
+  std::size_t min_sentence_characters = 20;  ///< the sentence splitter's, for the pseudo-gold of `evidence`
 };
 
-/// The loaded inputs of a gate: qrels, runs, per-claim hallucination flags.
+/// The loaded inputs of a gate: qrels, runs, per-claim hallucination flags. A claim of the split
+/// without lines in the system run has an empty ranking: not answerable, refused at every
+/// threshold, and a hallucination if a coverage curve answers it.
 class GateData {
  public:
   explicit GateData(GateRequest request);
@@ -37,6 +43,7 @@ class GateData {
   GateRequest request_;
   std::vector<std::string> claim_ids_;
   std::vector<bool> hallucinated_;
+  std::vector<bool> answerable_;  ///< false when the system run retrieved nothing for the claim
   std::optional<run::Run> bm25_, dense_, rerank_;
   std::optional<std::map<std::string, double>> external_;
 };

@@ -15,6 +15,8 @@ namespace claimrag::experiment {
 struct ReproduceOptions {
   std::filesystem::path out;
   bool force = false;  ///< replace an existing reproduction in `out`
+  std::filesystem::path freeze;   ///< when set: write the results here as an expectations file
+  double freeze_tolerance = 0;    ///< the tolerance every frozen metric gets
 };
 
 struct StageTiming {
@@ -28,7 +30,10 @@ struct Reproduction {
   CheckReport check;                 ///< against config.expected, when set
 };
 
-/// Runs every stage; refuses (UsageError) an `out` that holds a reproduction unless `force`.
+/// Runs the stages the configuration chooses (experiment/pipeline.hpp) and writes the tables,
+/// results.json, meta.json and REPORT.md (experiment/reproduction_outputs.hpp). Before any stage
+/// runs: refuses (UsageError) a bad stage list and an `out` that holds a reproduction unless
+/// `force`, and (DataError) an expectations file that is missing or malformed.
 Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& options);
 
 }  // namespace claimrag::experiment

@@ -12,10 +12,10 @@
 // Tie rule, for equal fused scores: the better (smaller) best rank across runs first, then the
 // document id in ascending byte order.
 //
-// Query sets: every run must rank exactly the same queries. A query ranked by one run and not by
-// another is a DataError naming that query and both runs: a hybrid run silently built from one
-// retriever for some queries would be scored as if it were fused. The output lists queries in the
-// first run's order.
+// Query sets: a TREC run cannot hold an empty ranking, so a query without lines in a run is a query
+// that run retrieved nothing for (BM25 for a claim sharing no token with the corpus), and it is
+// fused as an empty ranking. The output lists the first run's queries in its order, then those
+// only later runs rank, in their order; a query no run ranks stays absent (empty) in the output.
 
 #include <cstddef>
 #include <span>
@@ -41,8 +41,7 @@ struct NamedRun {
 /// 1 / (k + rank), the contribution of one run at 1-based `rank`.
 double rrf_term(double k, std::size_t rank);
 
-/// Fuses `runs` (at least two). Throws UsageError on fewer than two runs or bad options, and
-/// DataError when the runs do not rank the same queries.
+/// Fuses `runs` (at least two). Throws UsageError on fewer than two runs or bad options.
 run::Run reciprocal_rank_fusion(std::span<const NamedRun> runs, const RrfOptions& options = {});
 
 }  // namespace claimrag::fusion

@@ -5,6 +5,8 @@
 // Claims with equal signals cannot be separated by any threshold, so within a tie group the risk
 // is its expectation over the group's orders: answering j of a group of g claims holding h
 // hallucinations adds j·h/g hallucinations. This makes every number independent of input order.
+// Claims that are not answerable come last (the curve still reaches coverage 1, where they count
+// as hallucinations, as their empty rankings hold no relevant document).
 
 #include <vector>
 

@@ -47,7 +47,8 @@ struct Run {
 Run read_trec_run(const std::filesystem::path& path);
 
 /// Writes a run in TREC format, ranks from 1, scores in their shortest exact decimal form.
-/// Written atomically. Throws InternalError if a ranking's scores rise down the list.
+/// Written atomically. Throws InternalError if a ranking's scores rise down the list or an id breaks
+/// dataset/identifier.hpp's rule (ids are checked at load, so that is a bug).
 void write_trec_run(const Run& run, const std::filesystem::path& path);
 
 /// The run truncated to its first `depth` documents per query.

@@ -1,0 +1,43 @@
+#pragma once
+// The stages `reproduce` can run (experiment/stage.hpp), and the choice of them a configuration
+// makes. In their default order:
+//   statistics     Table 1 and the token lengths (tables/table1.*, tables/token_lengths.tsv)
+//   bm25           BM25 index and run of the test claims (models/bm25, runs/bm25.trec)
+//   dense          dense model and run (models/dense, runs/dense.trec)
+//   fusion         RRF of the two runs (runs/hybrid.trec)
+//   rerank         reranker trained on the train split, hybrid run reranked (runs/hybrid_rerank.trec)
+//   training_runs  the train split's claims through the same pipeline (runs/train/), for the gate
+//   evidence       verifier trained on the pseudo-gold, evidence of the reranked top-10 (evidence/evidence.*)
+//   evidence_gold  verifier trained on SciFact's gold rationales (needs data.original)
+//   gate           Table 8, risk–coverage of every compared signal, the combined signal
+// The evidence stages score against SciFact's gold rationales too when data.original is set.
+
+#include <string>
+#include <vector>
+
+#include "claimrag/experiment/config.hpp"
+#include "claimrag/experiment/stage.hpp"
+
+namespace claimrag::experiment {
+
+Stage statistics_stage();
+Stage bm25_stage();
+Stage dense_stage();
+Stage fusion_stage();
+Stage rerank_stage();
+Stage training_runs_stage();
+/// `rationales`: "pseudo" (section "evidence") or "gold" (section "evidence_gold").
+Stage evidence_stage(const std::string& rationales);
+/// Reads the runs and, for the signals config.gate names that need them, the evidence.
+Stage gate_stage(const ExperimentConfig& config);
+
+/// Every stage name, in the default order.
+const std::vector<std::string>& stage_names();
+
+/// The stages of config.stages in its order, or, when it is empty, every stage in the default
+/// order that the data allows (evidence_gold only with data.original). UsageError for an unknown
+/// name, for evidence_gold without data.original, for a stage reading what no earlier one writes
+/// (check_stage_order), and for no data.beir.
+std::vector<Stage> plan_stages(const ExperimentConfig& config);
+
+}  // namespace claimrag::experiment

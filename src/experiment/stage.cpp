@@ -1,0 +1,57 @@
+#include "claimrag/experiment/stage.hpp"
+
+#include <set>
+
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/rerank_stage.hpp"
+
+namespace claimrag::experiment {
+namespace {
+
+std::string qrels_source(const std::filesystem::path& beir, const std::string& split) {
+  return (beir / "qrels" / (split + ".tsv")).string();
+}
+
+}  // namespace
+
+StageContext::StageContext(const ExperimentConfig& config_, std::filesystem::path work_, Results& results_, StageTimer& timer_)
+    : config(config_),
+      work(std::move(work_)),
+      beir(config_.data.beir),
+      results(results_),
+      timer(timer_),
+      paper(load_paper_numbers(config_.paper)),
+      metrics(metrics::parse_metric_list(config_.evaluation.metrics)),
+      all_queries(dataset::load_queries(beir / "queries.jsonl")),
+      test_qrels(dataset::load_split(beir, config_.data.test_split)),
+      test_queries(dataset::queries_of_split(all_queries, test_qrels, qrels_source(beir, config_.data.test_split))) {}
+
+StageContext::~StageContext() = default;
+
+std::vector<dataset::Query> StageContext::queries_of(const std::string& split) const {
+  return dataset::queries_of_split(all_queries, dataset::load_split(beir, split), qrels_source(beir, split));
+}
+
+void StageContext::evaluate_into(const std::string& section, const run::Run& run) {
+  const auto evaluation = metrics::evaluate_run(run, test_qrels, metrics);
+  for (std::size_t m = 0; m < metrics.size(); ++m) results[section][metrics[m].name()] = evaluation.mean[m];
+}
+
+void check_stage_order(const std::vector<Stage>& stages) {
+  std::set<std::string> names, written;
+  for (const auto& stage : stages) {
+    if (!names.insert(stage.name).second) throw UsageError("stages: \"" + stage.name + "\" is listed twice");
+    for (const auto& input : stage.inputs) {
+      if (!written.contains(input)) {
+        throw UsageError("stages: \"" + stage.name + "\" reads " + input + ", which no stage before it writes");
+      }
+    }
+    written.insert(stage.outputs.begin(), stage.outputs.end());
+  }
+}
+
+void run_stages(const std::vector<Stage>& stages, StageContext& context) {
+  for (const auto& stage : stages) stage.run(context);
+}
+
+}  // namespace claimrag::experiment
