@@ -15,6 +15,7 @@
 #include "claimrag/rerank/model_io.hpp"
 #include "claimrag/experiment/gate_stage.hpp"
 #include "claimrag/experiment/meta.hpp"
+#include "claimrag/experiment/output_folder.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/stage_timer.hpp"
 #include "claimrag/experiment/stats_stage.hpp"
@@ -34,13 +35,6 @@ void evaluate_into(Results& results, const std::string& section, const run::Run&
   for (std::size_t m = 0; m < specs.size(); ++m) results[section][specs[m].name()] = evaluation.mean[m];
 }
 
-void check_output_folder(const fs::path& out, bool force) {
-  if (fs::exists(out / "results.json") && !force) {
-    throw UsageError(out.string() + " already holds a reproduction: pass --force to replace it, or choose another --out");
-  }
-  if (fs::exists(out) && !fs::is_directory(out)) throw UsageError(out.string() + " exists and is not a folder");
-}
-
 nlohmann::json results_to_json(const Reproduction& reproduction) {
   nlohmann::json metrics = nlohmann::json::object();
   for (const auto& [section, values] : reproduction.results) {
@@ -54,10 +48,8 @@ nlohmann::json results_to_json(const Reproduction& reproduction) {
 }  // namespace
 
 Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& options) {
-  check_output_folder(options.out, options.force);
-  const fs::path work = fs::path(options.out.string() + ".partial");
-  fs::remove_all(work);
-  fs::create_directories(work);
+  const OutputFolder output = prepare_output_folder(options.out, options.force);
+  const fs::path& work = output.partial;
   const fs::path beir = config.data.beir;
   const auto specs = metrics::parse_metric_list(config.evaluation.metrics);
   Reproduction reproduction;
@@ -186,8 +178,7 @@ Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& o
   if (!config.expected.empty()) reproduction.check = check_all(config.expected, reproduction.results);
   write_report(reproduction, config, work / "REPORT.md");
 
-  if (fs::exists(options.out)) fs::remove_all(options.out);
-  fs::rename(work, options.out);
+  commit_output_folder(output);
   return reproduction;
 }
 

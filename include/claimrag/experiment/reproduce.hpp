@@ -1,7 +1,7 @@
 #pragma once
 // `claimrag reproduce`: the whole paper in one process, stage after stage, with the same library
-// calls the subcommands make. Everything is written into `<out>.partial` and renamed to `<out>`
-// at the end, so an interrupted run leaves no folder that looks like a finished reproduction.
+// calls the subcommands make. Everything is written into `<out>.partial` and swapped into `<out>`
+// at the end (output_folder.hpp), so an interrupted run leaves no folder that looks finished.
 
 #include <filesystem>
 #include <string>
@@ -28,7 +28,8 @@ struct Reproduction {
   CheckReport check;                 ///< against config.expected, when set
 };
 
-/// Runs every stage; refuses (UsageError) an `out` that holds a reproduction unless `force`.
+/// Runs every stage. `out` is prepared and committed by output_folder.hpp: a folder claimrag did
+/// not write is refused (UsageError), a finished reproduction is replaced only with `force`.
 Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& options);
 
 }  // namespace claimrag::experiment
