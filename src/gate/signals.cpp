@@ -14,7 +14,10 @@ namespace {
 
 const run::Ranking& ranking_of(const run::Run* run, const char* role, const std::string& claim_id) {
   const run::Ranking* ranking = run->find(claim_id);
-  if (ranking == nullptr) throw DataError(std::string("the ") + role + " run (tag " + run->tag + ") has no ranking for claim " + claim_id);
+  if (ranking == nullptr) {
+    const std::string what = std::string("the ") + role + " run (tag " + run->tag + ") has no ranking for claim " + claim_id;
+    throw run->source.empty() ? DataError(what) : DataError(run->source, what);
+  }
   return *ranking;
 }
 
@@ -27,7 +30,7 @@ double top_score(const run::Ranking& ranking, std::size_t position) {
   return position < ranking.documents.size() ? ranking.documents[position].score : 0.0;
 }
 
-double value_from(const std::map<std::string, double>& values, const std::string& claim_id, const char* what) {
+double value_from(const std::map<std::string, double>& values, const std::string& claim_id, const std::string& what) {
   const auto found = values.find(claim_id);
   if (found == values.end()) throw DataError(std::string(what) + " has no value for claim " + claim_id);
   return found->second;

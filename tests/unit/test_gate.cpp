@@ -123,6 +123,15 @@ TEST(Signals, MissingInputsClaimsAndUnknownNamesAreErrors) {
   EXPECT_THROW(gate::signal_values("magic", inputs, {"c1"}), UsageError);
 }
 
+TEST(Signals, AClaimMissingFromARunNamesTheRunFile) {
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.write("bm25.trec", "c1 Q0 a 1 1 bm25\n");
+  const run::Run bm25 = run::read_trec_run(file);
+  const gate::SignalInputs inputs{&bm25, nullptr, nullptr, nullptr, nullptr};
+  claimrag::testing::expect_error<DataError>([&] { gate::signal_values("bm25_top1", inputs, {"c1", "c9"}); },
+                                             file.string() + ": the BM25 run (tag bm25) has no ranking for claim c9");
+}
+
 TEST(Signals, SignalFileIsReadStrictly) {
   claimrag::testing::TempFolder folder;
   const auto values = gate::read_signal_file(folder.write("s.tsv", "claim_id\tvalue\nc1\t0.5\r\nc2\t-2\n").string());

@@ -1,7 +1,7 @@
 #pragma once
 // Confidence signals per claim, computed from the pipeline's artefacts. A larger value means more
 // confidence. Each signal names the inputs it needs; a needed input that is absent is a
-// UsageError, and a claim missing from a needed run is a DataError naming the run.
+// UsageError, and a claim missing from a needed run is a DataError naming the run's file.
 //
 //   bm25_top1               BM25's top-1 score (the paper's gate)
 //   bm25_margin             BM25's top-1 minus top-2 score (top-1 alone with one document)
