@@ -1,6 +1,8 @@
 #pragma once
 // Options shared by several subcommands, so that one flag means one thing everywhere.
 
+#include <omp.h>
+
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <string>
@@ -23,6 +25,17 @@ inline CLI::Option* add_method_option(CLI::App& command, std::string& method) {
   return command.add_option("--method", method, "Retrieval method")
       ->required()
       ->check(CLI::IsMember({"bm25", "dense"}));
+}
+
+/// --threads N on every subcommand that computes in parallel: the OpenMP threads to use (default:
+/// OMP_NUM_THREADS, else every core). Outputs are byte-identical for any N, so the flag changes
+/// only the wall time. Applied when parsed, before the subcommand runs.
+inline CLI::Option* add_threads_option(CLI::App& command) {
+  return command
+      .add_option_function<int>(
+          "--threads", [](const int& threads) { omp_set_num_threads(threads); },
+          "Threads to compute with (default: OMP_NUM_THREADS, else all cores); results do not depend on it")
+      ->check(CLI::Range(1, 1024));
 }
 
 /// The configuration named by --config, or the default one.
