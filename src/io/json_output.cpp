@@ -7,10 +7,11 @@
 namespace claimrag::io {
 namespace {
 
-void check(const nlohmann::json& json, const std::string& pointer, const std::string& what) {
-  if (json.is_number_float() && !std::isfinite(json.get<double>())) {
+template <typename Json>
+void check(const Json& json, const std::string& pointer, const std::string& what) {
+  if (json.is_number_float() && !std::isfinite(json.template get<double>())) {
     throw InternalError(what + ": " + (pointer.empty() ? std::string("/") : pointer) + " is " +
-                        std::to_string(json.get<double>()) + ": a NaN or infinite number is never written");
+                        std::to_string(json.template get<double>()) + ": a NaN or infinite number is never written");
   }
   if (json.is_object()) {
     for (const auto& [key, value] : json.items()) check(value, pointer + "/" + key, what);
@@ -22,6 +23,11 @@ void check(const nlohmann::json& json, const std::string& pointer, const std::st
 }  // namespace
 
 std::string json_text(const nlohmann::json& json, const std::string& what, int indent) {
+  check(json, "", what);
+  return json.dump(indent);
+}
+
+std::string json_text(const nlohmann::ordered_json& json, const std::string& what, int indent) {
   check(json, "", what);
   return json.dump(indent);
 }

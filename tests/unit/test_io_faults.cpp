@@ -146,7 +146,7 @@ TEST(NanNeverWritten, JsonWithANanOrInfinityIsRefusedNamingWhere) {
   expect_error<InternalError>([&] { (void)io::json_text(json, "out.json"); }, "out.json: /metrics/ndcg@10 is nan");
   const nlohmann::json list = {{"scores", {1.0, std::numeric_limits<double>::infinity()}}};
   expect_error<InternalError>([&] { (void)io::json_text(list, "e.jsonl"); }, "/scores/1 is inf");
-  EXPECT_EQ(io::json_text({{"a", 0.5}}, "ok.json"), R"({"a":0.5})");
+  EXPECT_EQ(io::json_text(nlohmann::json{{"a", 0.5}}, "ok.json"), R"({"a":0.5})");
 }
 
 TEST(NanNeverWritten, ARunWithANanScoreIsRefusedAndNotWritten) {
