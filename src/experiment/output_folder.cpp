@@ -38,9 +38,11 @@ Marker read_marker(const fs::path& folder) {
   return {state == "finished" ? State::finished : State::partial, json.value("pid", 0L)};
 }
 
-void write_marker(const fs::path& folder, const char* state) {
-  io::write_file_atomically(folder / kReproductionMarker,
-                            nlohmann::json{{"state", state}, {"pid", static_cast<long>(::getpid())}}.dump() + "\n");
+// Only a partial folder names its writer: a finished one is the same bytes whoever wrote it.
+void write_marker(const fs::path& folder, const std::string& state) {
+  nlohmann::json marker = {{"state", state}};
+  if (state == "partial") marker["pid"] = static_cast<long>(::getpid());
+  io::write_file_atomically(folder / kReproductionMarker, marker.dump() + "\n");
 }
 
 bool is_empty_folder(const fs::path& folder) {

@@ -3,9 +3,9 @@
 // claimrag never deletes a folder it did not write.
 //
 // A reproduction is written into `<out>.partial` and swapped into `<out>` when finished. Every
-// folder claimrag writes carries the marker file `.claimrag-reproduction` ({"state": "partial" or
-// "finished", "pid": N}); only such folders (or empty ones) are ever removed or replaced, and
-// only a finished one is replaced, and only with `force`.
+// folder claimrag writes carries the marker file `.claimrag-reproduction` ({"state": "partial",
+// "pid": N} while written, {"state": "finished"} after); only such folders (or empty ones) are
+// ever removed or replaced, only a finished one is replaced, and only with `force`.
 //
 // The swap keeps the old result until the new one is in place: `<out>` is renamed to `<out>.old`,
 // `<out>.partial` to `<out>`, then `<out>.old` is removed. A run killed in between is repaired by
