@@ -147,6 +147,9 @@ TEST(NanNeverWritten, JsonWithANanOrInfinityIsRefusedNamingWhere) {
   const nlohmann::json list = {{"scores", {1.0, std::numeric_limits<double>::infinity()}}};
   expect_error<InternalError>([&] { (void)io::json_text(list, "e.jsonl"); }, "/scores/1 is inf");
   EXPECT_EQ(io::json_text(nlohmann::json{{"a", 0.5}}, "ok.json"), R"({"a":0.5})");
+  const nlohmann::ordered_json line = {{"claim_id", "7"}, {"score", std::nan("")}};  // evidence lines keep key order
+  expect_error<InternalError>([&] { (void)io::json_text(line, "e.jsonl"); }, "e.jsonl: /score is nan");
+  EXPECT_EQ(io::json_text(nlohmann::ordered_json{{"z", 1}, {"a", 2}}, "ok.jsonl"), R"({"z":1,"a":2})");
 }
 
 TEST(NanNeverWritten, ARunWithANanScoreIsRefusedAndNotWritten) {
