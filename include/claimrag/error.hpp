@@ -5,8 +5,30 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace claimrag {
+
+/// Messages are read by people: a longer one is cut (a damaged file once turned a whole
+/// vocabulary into a 456 KB message).
+inline constexpr std::size_t kMaxMessageLength = 1000;
+
+/// `text` cut to at most `limit` bytes (never inside a UTF-8 character), followed by
+/// "… (N more bytes)" when anything was cut.
+inline std::string abbreviated(const std::string& text, std::size_t limit = kMaxMessageLength) {
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u) --cut;
+  return text.substr(0, cut) + "… (" + std::to_string(text.size() - cut) + " more bytes)";
+}
+
+/// The first `shown` items joined with ", ", then "… N more" when there are more.
+inline std::string preview_list(const std::vector<std::string>& items, std::size_t shown = 5) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size() && i < shown; ++i) text += (i == 0 ? "" : ", ") + abbreviated(items[i], 80);
+  if (items.size() > shown) text += " … " + std::to_string(items.size() - shown) + " more";
+  return text;
+}
 
 /// Process exit codes, a contract with the scripts that drive claimrag.
 enum class ExitCode : int {
@@ -17,10 +39,10 @@ enum class ExitCode : int {
   internal = 4,      ///< a bug: an invariant of claimrag itself did not hold
 };
 
-/// Base of every error claimrag throws on purpose.
+/// Base of every error claimrag throws on purpose. The message is abbreviated().
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
+  explicit Error(const std::string& message) : std::runtime_error(abbreviated(message)) {}
   [[nodiscard]] virtual ExitCode exit_code() const noexcept = 0;
 };
 

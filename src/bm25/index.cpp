@@ -108,9 +108,39 @@ void save_index(const InvertedIndex& index, const std::filesystem::path& path) {
   io::write_artefact(path, kKind, kFormatVersion, metadata, payload.bytes());
 }
 
+namespace {
+
+// Every offset, count and id is checked against what the file holds before anything indexes
+// with it: a checksum only proves the bytes are the ones written, not that a writer was honest.
+void validate(const InvertedIndex& index, std::uint64_t documents, std::uint64_t terms, const std::string& file) {
+  const auto fail = [&](const std::string& what) { return DataError(file, "inconsistent index contents: " + what); };
+  if (index.doc_lengths.size() != documents) throw fail("document lengths do not match the document count");
+  if (index.term_offsets.size() != terms + 1) throw fail("term offsets do not match the term count");
+  const std::uint64_t postings = index.posting_documents.size();
+  if (index.posting_frequencies.size() != postings) throw fail("posting frequencies do not match the postings");
+  if (index.term_offsets.front() != 0 || index.term_offsets.back() != postings) {
+    throw fail("term offsets do not span the postings");
+  }
+  for (std::uint64_t t = 0; t < terms; ++t) {
+    const std::uint64_t begin = index.term_offsets[t];
+    const std::uint64_t end = index.term_offsets[t + 1];
+    if (begin > end || end > postings) throw fail("term offset " + std::to_string(t) + " lies outside the postings");
+    if (t > 0 && !(index.terms[t - 1] < index.terms[t])) throw fail("terms are not sorted and unique at " + std::to_string(t));
+    for (std::uint64_t p = begin; p < end; ++p) {
+      // Search binary-searches a term's postings, so they must be in increasing document order.
+      if (index.posting_documents[p] >= documents || (p > begin && index.posting_documents[p] <= index.posting_documents[p - 1])) {
+        throw fail("postings of term " + std::to_string(t) + " are out of range or order");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 InvertedIndex load_index(const std::filesystem::path& path) {
+  const std::string file = path.string();
   const io::Artefact artefact = io::read_artefact(path, kKind, kFormatVersion);
-  io::BinaryReader reader(artefact.payload, path.string());
+  io::BinaryReader reader(artefact.payload, file);
   InvertedIndex index;
   const auto documents = reader.get<std::uint64_t>();
   for (std::uint64_t d = 0; d < documents; ++d) index.doc_ids.push_back(reader.get_string());
@@ -120,14 +150,13 @@ InvertedIndex load_index(const std::filesystem::path& path) {
   index.term_offsets = reader.get_vector<std::uint64_t>();
   index.posting_documents = reader.get_vector<std::uint32_t>();
   index.posting_frequencies = reader.get_vector<std::uint32_t>();
-  index.corpus_checksum = artefact.metadata.value("corpus_checksum", "");
-  const bool consistent = index.doc_lengths.size() == documents &&
-                          index.term_offsets.size() == terms + 1 &&
-                          index.term_offsets.back() == index.posting_documents.size() &&
-                          index.posting_frequencies.size() == index.posting_documents.size() &&
-                          std::all_of(index.posting_documents.begin(), index.posting_documents.end(),
-                                      [&](std::uint32_t d) { return d < documents; });
-  if (!consistent) throw DataError(path.string(), "inconsistent index contents");
+  if (reader.remaining() != 0) throw DataError(file, "inconsistent index contents: bytes after the postings");
+  const auto& checksum = artefact.metadata.is_object() ? artefact.metadata.find("corpus_checksum") : artefact.metadata.end();
+  if (checksum == artefact.metadata.end() || !checksum->is_string()) {
+    throw DataError(file, "metadata has no corpus_checksum string");
+  }
+  index.corpus_checksum = checksum->get<std::string>();
+  validate(index, documents, terms, file);
   index.index_terms();
   return index;
 }

@@ -23,6 +23,7 @@ void add_extract_evidence_command(CLI::App& root) {
       ->check(CLI::IsMember({"gold", "pseudo"}));
   command->add_option("--original", options->original, "SciFact release layout for gold rationales (default: the config's)");
   add_config_option(*command, options->config);
+  add_threads_option(*command);
   command->callback([options] {
     auto request = options->request;
     request.data = options->data;

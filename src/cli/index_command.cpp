@@ -18,6 +18,7 @@ void add_index_command(CLI::App& root) {
   add_method_option(*command, options->method);
   command->add_option("--out", options->out, "Index folder to write")->required();
   add_config_option(*command, options->config);
+  add_threads_option(*command);
   command->callback([options] {
     const auto config = config_from(options->config);
     if (options->method == "bm25") {

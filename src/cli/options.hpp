@@ -1,6 +1,8 @@
 #pragma once
 // Options shared by several subcommands, so that one flag means one thing everywhere.
 
+#include <omp.h>
+
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <string>
@@ -30,6 +32,17 @@ inline void add_freeze_options(CLI::App& command, std::string& freeze, double& t
   command.add_option("--freeze", freeze, "Write the computed metrics to FILE as expectations that --check reads");
   command.add_option("--freeze-tolerance", tolerance, "The tolerance of every frozen metric (default 0: exact)")
       ->check(CLI::NonNegativeNumber);
+}
+
+/// --threads N on every subcommand that computes in parallel: the OpenMP threads to use (default:
+/// OMP_NUM_THREADS, else every core). Outputs are byte-identical for any N, so the flag changes
+/// only the wall time. Applied when parsed, before the subcommand runs.
+inline CLI::Option* add_threads_option(CLI::App& command) {
+  return command
+      .add_option_function<int>(
+          "--threads", [](const int& threads) { omp_set_num_threads(threads); },
+          "Threads to compute with (default: OMP_NUM_THREADS, else all cores); results do not depend on it")
+      ->check(CLI::Range(1, 1024));
 }
 
 /// The configuration named by --config, or the default one.

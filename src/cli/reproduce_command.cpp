@@ -23,6 +23,7 @@ void add_reproduce_command(CLI::App& root) {
   command->add_option("--out", options->out, "Output folder")->required();
   command->add_flag("--force", options->force, "Replace a reproduction already in --out");
   add_freeze_options(*command, options->freeze, options->freeze_tolerance);
+  add_threads_option(*command);
   command->callback([options] {
     const auto config = experiment::load_config(options->config);
     const auto reproduction = experiment::reproduce(config, {options->out, options->force, options->freeze, options->freeze_tolerance});

@@ -28,6 +28,7 @@ void add_rerank_command(CLI::App& root) {
   command->add_option("--rerank-depth", options->rerank_depth, "Documents reordered at the top of the run (default: the config's, 50)")
       ->check(CLI::PositiveNumber);
   add_config_option(*command, options->config);
+  add_threads_option(*command);
   command->callback([options] {
     auto config = config_from(options->config);
     if (options->rerank_depth > 0) config.rerank.rerank_depth = options->rerank_depth;

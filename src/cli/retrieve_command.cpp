@@ -30,6 +30,7 @@ void add_retrieve_command(CLI::App& root) {
       ->check(CLI::PositiveNumber);
   command->add_option("--out", options->out, "TREC run file to write")->required();
   add_config_option(*command, options->config);
+  add_threads_option(*command);
   command->callback([options] {
     const auto config = config_from(options->config);
     const auto queries = experiment::select_queries(options->data, {options->split, options->queries});

@@ -107,7 +107,12 @@ nn::Matrix<float> load_document_matrix(const std::filesystem::path& path, const 
   nn::SafetensorsContent content = nn::read_safetensors(path);
   expect_equal(content.metadata, file, "format", kDocumentMatrixFormat, "a document matrix");
   expect_equal(content.metadata, file, "format_version", std::to_string(kDenseFormatVersion), "this program");
-  expect_equal(content.metadata, file, "model_fingerprint", expected_fingerprint, "the loaded model");
+  // Both files passed their checksums, so a mismatch means they come from different runs.
+  if (required(content.metadata, file, "model_fingerprint") != expected_fingerprint) {
+    throw DataError(file, "was encoded by another model (model_fingerprint " + content.metadata.at("model_fingerprint") +
+                              ", the loaded model's is " + expected_fingerprint +
+                              "): model and document matrix do not belong together; run claimrag index --method dense again");
+  }
   if (content.tensors.size() != 1 || content.tensors[0].name != "documents") {
     throw DataError(file, "expected exactly one tensor named 'documents'");
   }

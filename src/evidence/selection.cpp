@@ -9,6 +9,7 @@
 #include "claimrag/dataset/jsonl.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/json_output.hpp"
 
 namespace claimrag::evidence {
 namespace {
@@ -86,7 +87,7 @@ ClaimEvidence select_evidence(std::string claim_id, std::string claim, const std
 
 void write_evidence(const std::vector<ClaimEvidence>& claims, const std::filesystem::path& path) {
   io::AtomicFile file(path);
-  for (const auto& claim : claims) file.stream() << to_json(claim).dump() << '\n';
+  for (const auto& claim : claims) file.stream() << io::json_text(to_json(claim), path.string()) << '\n';
   file.commit();
 }
 

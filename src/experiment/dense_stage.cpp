@@ -1,3 +1,4 @@
+#include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/experiment/dense_stage.hpp"
 
 #include <spdlog/spdlog.h>
@@ -49,9 +50,13 @@ void index_dense(const std::filesystem::path& beir_folder, const std::filesystem
   const auto trained = dense::fit(static_cast<std::int32_t>(vocabulary.size()), vocabulary.encode_all(query_texts), documents,
                                   pairs, config.dense);
   const nn::SafetensorsMetadata extra{{"corpus_checksum", corpus.checksum}};
-  dense::save_model(out_folder / kDenseModelFile, trained.model, vocabulary, extra);
+  // The model and the corpus it encoded are only meaningful together: replaced together or not at all.
+  io::AtomicFileSet files;
+  dense::save_model(files.stage(out_folder / kDenseModelFile), trained.model, vocabulary, extra);
   const auto matrix = trained.model.encode(documents, dense::Tower::document);
-  dense::save_document_matrix(out_folder / kDenseDocumentsFile, matrix, dense::model_fingerprint(trained.model, vocabulary), extra);
+  dense::save_document_matrix(files.stage(out_folder / kDenseDocumentsFile), matrix,
+                              dense::model_fingerprint(trained.model, vocabulary), extra);
+  files.commit();
   write_meta(out_folder, config,
              {{"stage", "index"},
               {"method", "dense"},

@@ -1,7 +1,9 @@
+#include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/experiment/evaluate_stage.hpp"
 
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
+#include "claimrag/io/json_output.hpp"
 
 namespace claimrag::experiment {
 
@@ -47,9 +49,12 @@ void write_evaluation(const metrics::Evaluation& evaluation, const std::string& 
   std::vector<std::string> mean_row{"mean"};
   for (const double value : evaluation.mean) mean_row.push_back(io::fixed(value, 6));
   table.rows.push_back(std::move(mean_row));
-  io::write_tsv(table, prefix.string() + ".tsv");
-  io::write_file_atomically(prefix.string() + ".json",
-                            evaluation_to_json(evaluation, run_tag, split).dump(2) + "\n");
+  const std::string json_file = prefix.string() + ".json";
+  const std::string json = io::json_text(evaluation_to_json(evaluation, run_tag, split), json_file, 2) + "\n";
+  io::AtomicFileSet files;  // the table and its JSON are replaced together or not at all
+  io::write_tsv(table, files.stage(prefix.string() + ".tsv"));
+  io::write_file_atomically(files.stage(json_file), json);
+  files.commit();
 }
 
 }  // namespace claimrag::experiment

@@ -1,3 +1,4 @@
+#include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/experiment/evidence_evaluation.hpp"
 
 #include <set>
@@ -10,6 +11,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
 #include "claimrag/tfidf/vectorizer.hpp"
+#include "claimrag/io/json_output.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -124,7 +126,8 @@ void write_evidence_evaluation(const EvidenceEvaluation& evaluation, const std::
   for (std::size_t c = 0; c < evaluation.claim_ids.size(); ++c) add_row(evaluation.claim_ids[c], evaluation.per_claim[c]);
   add_row("mean", evaluation.mean);
   if (paper != nullptr) add_row("paper", *paper);
-  io::write_tsv(table, prefix.string() + ".tsv");
+  io::AtomicFileSet files;  // the table and its JSON are replaced together or not at all
+  io::write_tsv(table, files.stage(prefix.string() + ".tsv"));
 
   nlohmann::json per_claim = nlohmann::json::object();
   for (std::size_t c = 0; c < evaluation.claim_ids.size(); ++c) per_claim[evaluation.claim_ids[c]] = evaluation.per_claim[c];
@@ -137,7 +140,8 @@ void write_evidence_evaluation(const EvidenceEvaluation& evaluation, const std::
                       {"metrics", evaluation.mean},
                       {"per_claim", per_claim}};
   if (paper != nullptr) json["paper"] = *paper;
-  io::write_file_atomically(prefix.string() + ".json", json.dump(2) + "\n");
+  io::write_file_atomically(files.stage(prefix.string() + ".json"), io::json_text(json, prefix.string() + ".json", 2) + "\n");
+  files.commit();
 }
 
 }  // namespace claimrag::experiment

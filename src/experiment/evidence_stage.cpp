@@ -1,3 +1,4 @@
+#include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/experiment/evidence_stage.hpp"
 
 #include <spdlog/spdlog.h>
@@ -8,6 +9,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/verifier/model_io.hpp"
+#include "claimrag/io/json_output.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -91,8 +93,10 @@ ExtractEvidenceSummary run_extract_evidence(const ExtractEvidenceRequest& reques
     model_source = {{"trained", true}, {"rationales", rationales}, {"training_pairs", summary.training_pairs},
                     {"training_positives", summary.positives}, {"epoch_losses", summary.epoch_losses}};
   }
+  // The evidence, its meta and the saved verifier are replaced together or not at all.
+  io::AtomicFileSet files;
   if (!request.save_model.empty()) {
-    verifier::save_verifier(request.save_model, *verifier.model, verifier.vocabulary,
+    verifier::save_verifier(files.stage(request.save_model), *verifier.model, verifier.vocabulary,
                             {{"seed", std::to_string(config.seed)},
                              {"config_checksum", config.checksum},
                              {"corpus_checksum", data.corpus().checksum},
@@ -105,7 +109,7 @@ ExtractEvidenceSummary run_extract_evidence(const ExtractEvidenceRequest& reques
                                            request.run.string());
   summary.claims = selections.size();
   for (const auto& selection : selections) summary.claims_without_selection += selection.selected.empty() ? 1 : 0;
-  evidence::write_evidence(selections, request.out);
+  evidence::write_evidence(selections, files.stage(request.out));
 
   nlohmann::json meta{{"stage", "extract-evidence"},
                       {"program_version", CLAIMRAG_VERSION},
@@ -118,7 +122,8 @@ ExtractEvidenceSummary run_extract_evidence(const ExtractEvidenceRequest& reques
                       {"vocabulary_size", verifier.vocabulary.size()},
                       {"claims", summary.claims},
                       {"claims_without_selection", summary.claims_without_selection}};
-  io::write_file_atomically(meta_path(request.out), meta.dump(2) + "\n");
+  io::write_file_atomically(files.stage(meta_path(request.out)), io::json_text(meta, meta_path(request.out).string(), 2) + "\n");
+  files.commit();
   if (request.log_progress) {
     spdlog::info("evidence for {} claims ({} without a selection) -> {}", summary.claims, summary.claims_without_selection,
                  request.out.string());

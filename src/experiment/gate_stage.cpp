@@ -7,6 +7,7 @@
 #include "claimrag/experiment/evidence_signals.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
+#include "claimrag/io/json_output.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -102,7 +103,7 @@ void write_decisions(const std::vector<gate::ClaimOutcome>& claims, const std::s
     } else if (!answered) {
       line["reason"] = signal + " " + io::fixed(claim.signal, 6) + " < threshold " + io::fixed(threshold, 6);
     }
-    lines += line.dump() + "\n";
+    lines += io::json_text(line, out.string()) + "\n";
   }
   io::write_file_atomically(out, lines);
 }

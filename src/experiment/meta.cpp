@@ -1,6 +1,7 @@
 #include "claimrag/experiment/meta.hpp"
 
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/json_output.hpp"
 
 namespace claimrag::experiment {
 
@@ -13,7 +14,7 @@ void write_meta(const std::filesystem::path& folder, const ExperimentConfig& con
       {"config", {{"file", config.source}, {"checksum", config.checksum}, {"content", config.as_json}}},
   };
   meta.update(extra);
-  io::write_file_atomically(folder / "meta.json", meta.dump(2) + "\n");
+  io::write_file_atomically(folder / "meta.json", io::json_text(meta, (folder / "meta.json").string(), 2) + "\n");
 }
 
 }  // namespace claimrag::experiment

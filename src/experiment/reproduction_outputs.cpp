@@ -3,6 +3,7 @@
 #include "claimrag/experiment/meta.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/json_output.hpp"
 
 namespace claimrag::experiment {
 
@@ -22,7 +23,7 @@ void write_reproduction_outputs(const Reproduction& reproduction, const Experime
   if (results.contains("evidence") || results.contains("evidence_gold")) write_table7(results, paper, folder / "tables");
   write_ranking_tables(results, {"bm25", "dense", "hybrid", "hybrid_rerank"}, folder / "tables");
   write_table9(reproduction.timings, folder / "tables");
-  io::write_file_atomically(folder / "results.json", results_to_json(reproduction).dump(2) + "\n");
+  io::write_file_atomically(folder / "results.json", io::json_text(results_to_json(reproduction), (folder / "results.json").string(), 2) + "\n");
   write_meta(folder, config, {{"stage", "reproduce"}, {"data", config.data.beir}});
   write_report(reproduction, config, paper, folder / "REPORT.md");
 }

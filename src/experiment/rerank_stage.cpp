@@ -1,3 +1,4 @@
+#include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/experiment/rerank_stage.hpp"
 
 #include <spdlog/spdlog.h>
@@ -82,10 +83,10 @@ void run_rerank_stage(const RerankRequest& request, const ExperimentConfig& conf
   }
   const RerankResources resources(request.beir_folder, request.index_folder, config);
   rerank::RerankerModel model;
+  io::AtomicFileSet files;  // a trained model and the run it reranked are replaced together
   if (request.train) {
     model = train_reranker_on_split(resources, config);
-    rerank::save_model(model, request.model_file);
-    spdlog::info("reranker model -> {}", request.model_file.string());
+    rerank::save_model(model, files.stage(request.model_file));
   } else {
     model = rerank::load_model(request.model_file);
     spdlog::info("reranker model <- {} (trained on split {}, {} pairs)", request.model_file.string(),
@@ -93,7 +94,9 @@ void run_rerank_stage(const RerankRequest& request, const ExperimentConfig& conf
     log_model(model);
   }
   const auto reranked = rerank_run_file(resources, model, request.model_file.string(), request.run_file, config);
-  run::write_trec_run(reranked, request.out_file);
+  run::write_trec_run(reranked, files.stage(request.out_file));
+  files.commit();
+  if (request.train) spdlog::info("reranker model -> {}", request.model_file.string());
   spdlog::info("reranked the top {} of {} queries -> {}", config.rerank.rerank_depth, reranked.rankings.size(),
                request.out_file.string());
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/json_output.hpp"
 
 namespace claimrag::experiment {
 
@@ -63,7 +64,7 @@ void write_table1(const dataset::DatasetStatistics& statistics, const std::files
                                {"mean_document_tokens", statistics.mean_document_tokens},
                                {"splits", splits}};
   io::write_tsv(table1(statistics), out_folder / "table1.tsv");
-  io::write_file_atomically(out_folder / "table1.json", json.dump(2) + "\n");
+  io::write_file_atomically(out_folder / "table1.json", io::json_text(json, (out_folder / "table1.json").string(), 2) + "\n");
 }
 
 }  // namespace claimrag::experiment

@@ -28,7 +28,7 @@ double top_score(const run::Ranking& ranking, std::size_t position) {
   return position < ranking.documents.size() ? ranking.documents[position].score : 0.0;
 }
 
-double value_from(const std::map<std::string, double>& values, const std::string& claim_id, const char* what) {
+double value_from(const std::map<std::string, double>& values, const std::string& claim_id, const std::string& what) {
   const auto found = values.find(claim_id);
   if (found == values.end()) throw DataError(std::string(what) + " has no value for claim " + claim_id);
   return found->second;

@@ -2,27 +2,17 @@
 
 #include <unistd.h>
 
-#include <atomic>
-#include <sstream>
+#include <fstream>
 #include <system_error>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file_set.hpp"
+#include "claimrag/io/temporary_names.hpp"
 
 namespace claimrag::io {
-namespace {
 
-// A name unique to this process and call, so that two writers never share a temporary file.
-std::filesystem::path temporary_name_for(const std::filesystem::path& target) {
-  static std::atomic<unsigned long> counter{0};
-  std::ostringstream name;
-  name << '.' << target.filename().string() << ".tmp." << ::getpid() << '.' << counter++;
-  return target.parent_path() / name.str();
-}
-
-}  // namespace
-
-AtomicFile::AtomicFile(std::filesystem::path target, bool binary)
-    : target_(std::move(target)), temporary_(temporary_name_for(target_)) {
+AtomicFile::AtomicFile(std::filesystem::path target, bool /*binary*/)
+    : target_(std::move(target)), temporary_(temporary_path_for(target_)) {
   if (target_.has_parent_path()) {
     std::error_code error;
     std::filesystem::create_directories(target_.parent_path(), error);
@@ -30,22 +20,21 @@ AtomicFile::AtomicFile(std::filesystem::path target, bool binary)
       throw DataError(target_.parent_path().string(), "cannot create folder: " + error.message());
     }
   }
-  out_.open(temporary_, binary ? std::ios::out | std::ios::binary : std::ios::out);
-  if (!out_) throw DataError(temporary_.string(), "cannot open for writing");
+  recover_file_sets(target_);
+  remove_dead_temporaries(target_);
+  out_ = std::make_unique<FileOutput>(temporary_, target_.string());
 }
 
 AtomicFile::~AtomicFile() {
   if (!committed_) {
-    out_.close();
+    out_.reset();
     std::error_code ignored;
     std::filesystem::remove(temporary_, ignored);
   }
 }
 
 void AtomicFile::commit() {
-  out_.flush();
-  if (!out_) throw DataError(temporary_.string(), "write failed");
-  out_.close();
+  out_->finish();
   std::error_code error;
   std::filesystem::rename(temporary_, target_, error);
   if (error) throw DataError(target_.string(), "cannot move into place: " + error.message());

@@ -8,6 +8,8 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/finite_values.hpp"
+#include "claimrag/io/safetensors_checksum.hpp"
 
 namespace claimrag::nn {
 namespace {
@@ -17,14 +19,6 @@ static_assert(std::endian::native == std::endian::little,
 
 constexpr const char* kMetadataKey = "__metadata__";
 constexpr std::uint64_t kHeaderLengthBytes = 8;
-
-std::string encode_length(std::uint64_t length) {
-  std::string bytes(kHeaderLengthBytes, '\0');
-  for (std::size_t i = 0; i < kHeaderLengthBytes; ++i) {
-    bytes[i] = static_cast<char>((length >> (8 * i)) & 0xFFu);
-  }
-  return bytes;
-}
 
 std::uint64_t decode_length(const std::string& bytes) {
   std::uint64_t length = 0;
@@ -102,18 +96,17 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<Tens
                            {"data_offsets", {offset, offset + bytes}}};
     offset += bytes;
   }
-  header[kMetadataKey] = metadata;
-  std::string text = header.dump();
-  text.append((8 - text.size() % 8) % 8, ' ');
-
-  io::AtomicFile file(path, /*binary=*/true);
-  auto& out = file.stream();
-  out << encode_length(text.size()) << text;
-  for (const auto& tensor : tensors) {
-    out.write(reinterpret_cast<const char*>(tensor.data),
-              static_cast<std::streamsize>(tensor.rows * tensor.cols * static_cast<std::int64_t>(sizeof(float))));
+  if (metadata.count(io::kSafetensorsChecksumKey) != 0) {
+    throw InternalError(std::string("write_safetensors: metadata key '") + io::kSafetensorsChecksumKey + "' is reserved");
   }
-  file.commit();
+  header[kMetadataKey] = metadata;
+  std::string data;
+  data.reserve(offset);
+  for (const auto& tensor : tensors) {
+    data.append(reinterpret_cast<const char*>(tensor.data),
+                static_cast<std::size_t>(tensor.rows * tensor.cols) * sizeof(float));
+  }
+  io::write_file_atomically(path, io::safetensors_file_bytes(std::move(header), data), /*binary=*/true);
 }
 
 SafetensorsContent read_safetensors(const std::filesystem::path& path) {
@@ -132,12 +125,14 @@ SafetensorsContent read_safetensors(const std::filesystem::path& path) {
     throw DataError(file, std::string("malformed safetensors header: ") + error.what());
   }
   if (!header.is_object()) throw DataError(file, "safetensors header is not a JSON object");
+  io::verify_safetensors_checksum(bytes, file);
 
   SafetensorsContent content;
   std::vector<TensorEntry> entries;
   for (const auto& [name, entry] : header.items()) {
     if (name == kMetadataKey) {
       content.metadata = parse_metadata(file, entry);
+      content.metadata.erase(io::kSafetensorsChecksumKey);  // the container's, not the caller's
     } else {
       entries.push_back(parse_entry(file, name, entry));
     }
@@ -164,6 +159,7 @@ SafetensorsContent read_safetensors(const std::filesystem::path& path) {
     if (entry.end > entry.begin) {
       std::memcpy(tensor.value.data(), bytes.data() + data_start + entry.begin, entry.end - entry.begin);
     }
+    io::require_finite_weights(tensor.value.data(), static_cast<std::size_t>(tensor.value.size()), file, entry.name);
     content.tensors.push_back(std::move(tensor));
   }
   return content;

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -9,6 +10,8 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/finite_values.hpp"
+#include "claimrag/io/safetensors_checksum.hpp"
 
 namespace claimrag::rerank {
 namespace {
@@ -57,6 +60,9 @@ class Metadata {
     Number parsed{};
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
     if (error != std::errc() || end != value.data() + value.size()) fail(key, "\"" + value + "\" is not a number");
+    if constexpr (std::is_floating_point_v<Number>) {
+      if (!std::isfinite(parsed)) fail(key, "\"" + value + "\" is not a finite number");
+    }
     return parsed;
   }
   [[nodiscard]] bool flag(const std::string& key) const {
@@ -98,6 +104,7 @@ std::vector<double> read_tensor(const nlohmann::json& header, const std::string&
   }
   std::vector<double> values(size);
   std::memcpy(values.data(), buffer.data() + begin, end - begin);
+  io::require_finite_weights(values.data(), values.size(), source, name);
   return values;
 }
 
@@ -136,14 +143,9 @@ void save_model(const RerankerModel& model, const std::filesystem::path& path) {
       {"weights", {{"dtype", "F64"}, {"shape", {count}}, {"data_offsets", {0, weight_bytes}}}},
       {"intercept", {{"dtype", "F64"}, {"shape", {1}}, {"data_offsets", {weight_bytes, weight_bytes + sizeof(double)}}}},
   };
-  std::string header_text = header.dump();
-  header_text.append((8 - header_text.size() % 8) % 8, ' ');  // keeps the tensors 8-byte aligned
-  std::string bytes(8, '\0');
-  const std::uint64_t header_size = header_text.size();
-  std::memcpy(bytes.data(), &header_size, sizeof header_size);
-  bytes += header_text;
-  bytes.append(reinterpret_cast<const char*>(classifier.weights.data()), weight_bytes);
-  bytes.append(reinterpret_cast<const char*>(&classifier.intercept), sizeof(double));
+  std::string data(reinterpret_cast<const char*>(classifier.weights.data()), weight_bytes);
+  data.append(reinterpret_cast<const char*>(&classifier.intercept), sizeof(double));
+  const std::string bytes = io::safetensors_file_bytes(std::move(header), data);
   io::write_file_atomically(path, bytes, true);
 }
 
@@ -160,6 +162,7 @@ RerankerModel load_model(const std::filesystem::path& path) {
   } catch (const nlohmann::json::parse_error&) {
     throw DataError(source, "not a safetensors file (the header is not JSON)");
   }
+  io::verify_safetensors_checksum(bytes, source);
   if (!header.is_object() || !header.contains("__metadata__") || !header["__metadata__"].is_object()) {
     throw DataError(source, "not a claimrag reranker model (no __metadata__)");
   }

@@ -11,12 +11,6 @@
 namespace claimrag::rerank {
 namespace {
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ",") + name;
-  return text;
-}
-
 std::string number(double value) {
   std::ostringstream out;
   out.precision(17);
@@ -45,8 +39,8 @@ RerankerModel train_reranker(const FeatureExtractor& extractor, std::span<const 
 void check_compatible(const RerankerModel& model, const FeatureDefinition& expected, const std::string& source) {
   const FeatureDefinition& found = model.features;
   if (found.names != expected.names) {
-    throw DataError(source, "the model uses the features [" + joined(found.names) + "] but this reranker computes [" +
-                                joined(expected.names) + "]: train it again with --train");
+    throw DataError(source, "the model uses the features [" + preview_list(found.names, 8) + "] but this reranker computes [" +
+                                preview_list(expected.names, 8) + "]: train it again with --train");
   }
   if (static_cast<std::size_t>(model.classifier.weights.size()) != found.names.size()) {
     throw DataError(source, "the model has " + std::to_string(model.classifier.weights.size()) + " weights for " +

@@ -8,6 +8,7 @@
 #include "claimrag/dataset/identifier.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/text_lines.hpp"
 
 namespace claimrag::run {
@@ -75,6 +76,7 @@ Run read_trec_run(const std::filesystem::path& path) {
   std::vector<std::string> query_order;
   std::unordered_map<std::string, std::vector<RunLine>> lines_of;
   Run run;
+  run.source = source;
   bool have_tag = false;
   io::for_each_line(contents, [&](const io::Line& line) {
     if (io::is_blank(line.text)) return;
@@ -148,6 +150,7 @@ void write_trec_run(const Run& run, const std::filesystem::path& path) {
       if (i > 0 && document.score > ranking.documents[i - 1].score) {
         throw InternalError("run " + run.tag + ": scores rise with rank for query " + ranking.query_id);
       }
+      io::require_finite_output(document.score, "run " + run.tag + ": the score of " + document.doc_id + " for query " + ranking.query_id);
       const auto written = std::to_chars(score_text, score_text + sizeof score_text, document.score);
       out << ranking.query_id << " Q0 " << document.doc_id << ' ' << (i + 1) << ' '
           << std::string_view(score_text, static_cast<std::size_t>(written.ptr - score_text)) << ' '

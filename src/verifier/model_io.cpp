@@ -1,5 +1,7 @@
 #include "claimrag/verifier/model_io.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -61,6 +63,19 @@ LoadedVerifier load_verifier(const std::filesystem::path& path) {
     throw DataError(file, std::string("malformed verifier metadata: ") + error.what());
   } catch (const InternalError& error) {
     throw DataError(file, std::string("invalid stored vocabulary: ") + error.what());
+  }
+  // Options are checked against the tensors before a model of their size is allocated: a forged
+  // d_model must be a DataError, not an allocation of terabytes.
+  std::uint64_t floats = 0;
+  for (const auto& tensor : content.tensors) floats += static_cast<std::uint64_t>(tensor.value.size());
+  const auto fits = [&](std::int64_t a, std::int64_t b) {
+    return a > 0 && b > 0 && static_cast<std::uint64_t>(a) <= floats && static_cast<std::uint64_t>(b) <= floats / static_cast<std::uint64_t>(a);
+  };
+  const auto words = static_cast<std::int64_t>(loaded.vocabulary.size());
+  const auto length = static_cast<std::int64_t>(std::min<std::size_t>(options.max_length, INT64_MAX));
+  if (!fits(words, options.d_model) || !fits(options.d_ff, options.d_model) || !fits(options.num_classes, options.d_model) ||
+      !fits(length, options.d_model) || !fits(options.heads, 1)) {
+    throw DataError(file, "stored verifier options do not fit the stored tensors");
   }
   try {
     std::mt19937_64 overwritten(0);  // the stored values replace the initial ones

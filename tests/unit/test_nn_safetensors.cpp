@@ -2,10 +2,12 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/safetensors_checksum.hpp"
 #include "claimrag/nn/safetensors.hpp"
 
 namespace fs = std::filesystem;
@@ -26,12 +28,23 @@ class Safetensors : public ::testing::Test {
   void TearDown() override { fs::remove_all(folder_); }
   fs::path path(const std::string& name) const { return folder_ / name; }
 
-  // A file built byte by byte, independently of write_safetensors.
-  fs::path handmade(const std::string& name, const std::string& header, const std::vector<float>& data) {
+  // A file built byte by byte, independently of write_safetensors, with a valid checksum unless
+  // `sealed` is false: the structure is what these tests judge.
+  fs::path handmade(const std::string& name, std::string header, const std::vector<float>& data, bool sealed = true) {
+    if (sealed) {
+      const std::string field = R"("claimrag_checksum":"0000000000000000")";
+      const auto metadata = header.find(R"("__metadata__":{)");
+      if (metadata != std::string::npos) {
+        header.insert(metadata + 16, field + (header[metadata + 16] == '}' ? "" : ","));
+      } else {
+        header.insert(1, R"("__metadata__":{)" + field + "},");
+      }
+    }
     std::string bytes;
     for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((header.size() >> (8 * i)) & 0xFF));
     bytes += header;
     bytes.append(reinterpret_cast<const char*>(data.data()), data.size() * sizeof(float));
+    if (sealed) claimrag::io::reseal_safetensors(bytes);
     claimrag::io::write_file_atomically(path(name), bytes, true);
     return path(name);
   }
@@ -123,6 +136,36 @@ TEST_F(Safetensors, RefusesMalformedFilesNamingThem) {
   claimrag::io::write_file_atomically(path("short.safetensors"), std::string("\x40\0\0\0\0\0\0\0{}", 10), true);
   EXPECT_NE(error_of([&] { claimrag::nn::read_safetensors(path("short.safetensors")); }).find("exceeds the file size"),
             std::string::npos);
+}
+
+TEST_F(Safetensors, AFlippedBitAnywhereIsRefused) {
+  ParameterRegistry<float> registry;
+  fill(registry);
+  claimrag::nn::save_registry(path("m.safetensors"), registry, {{"vocabulary", R"(["alpha","beta"])"}});
+  const std::string bytes = claimrag::io::read_file(path("m.safetensors"));
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string damaged = bytes;
+    damaged[i] = static_cast<char>(damaged[i] ^ (1 << (i % 8)));
+    claimrag::io::write_file_atomically(path("damaged.safetensors"), damaged, true);
+    EXPECT_NE(error_of([&] { claimrag::nn::read_safetensors(path("damaged.safetensors")); }), "no DataError")
+        << "byte " << i;
+  }
+}
+
+TEST_F(Safetensors, AFileWithoutChecksumIsRefused) {
+  const auto file = handmade("plain.safetensors", R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", {1},
+                             /*sealed=*/false);
+  EXPECT_NE(error_of([&] { claimrag::nn::read_safetensors(file); }).find("has no claimrag_checksum"), std::string::npos);
+}
+
+TEST_F(Safetensors, NanOrInfiniteWeightsAreRefusedAtLoad) {
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity()}) {
+    const auto file = handmade("nan.safetensors", R"({"w":{"dtype":"F32","shape":[1,3],"data_offsets":[0,12]}})",
+                               {1, bad, 3});
+    const std::string message = error_of([&] { claimrag::nn::read_safetensors(file); });
+    EXPECT_NE(message.find("tensor 'w' holds"), std::string::npos) << message;
+    EXPECT_NE(message.find("at index 1"), std::string::npos) << message;
+  }
 }
 
 TEST_F(Safetensors, LoadRefusesAnotherModelsShapesOrNamesAndLeavesTheRegistryAlone) {

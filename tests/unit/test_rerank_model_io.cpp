@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/safetensors_checksum.hpp"
 #include "claimrag/rerank/model_io.hpp"
 #include "support/temp_folder.hpp"
 
@@ -58,6 +61,7 @@ void edit_header(const fs::path& file, const std::function<void(nlohmann::json&)
   std::memcpy(out.data(), &new_size, 8);
   out += text;
   out += bytes.substr(8 + size);
+  io::reseal_safetensors(out);  // the structure, not the checksum, is under test
   io::write_file_atomically(file, out, true);
 }
 
@@ -152,5 +156,35 @@ TEST(RerankModelIo, RefusesBrokenFilesNamingThem) {
   expect_refusal([](auto& h) { h["weights"]["dtype"] = "F32"; }, "is not F64");
   expect_refusal([](auto& h) { h["intercept"]["data_offsets"] = {40, 56}; }, "outside the file's data");
   expect_refusal([](auto& h) { h.erase("intercept"); }, "\"intercept\" is missing");
-  expect_refusal([](auto& h) { h.erase("__metadata__"); }, "no __metadata__");
+  expect_refusal([](auto& h) { h.erase("__metadata__"); }, "has no claimrag_checksum");
+  expect_refusal([](auto& h) { h["__metadata__"]["bm25_b"] = "nan"; }, "\"bm25_b\" \"nan\" is not a finite number");
+}
+
+TEST(RerankModelIo, AFlippedBitAnywhereIsRefused) {
+  const TempFolder folder;
+  const auto file = folder.path / "m.safetensors";
+  rerank::save_model(sample_model(), file);
+  const std::string bytes = io::read_file(file);
+  // Every byte, one bit each, so a test of all 8 bits stays fast; the header and the weights alike.
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    std::string damaged = bytes;
+    damaged[i] = static_cast<char>(damaged[i] ^ (1 << (i % 8)));
+    io::write_file_atomically(file, damaged, true);
+    EXPECT_NE(load_error(file), "(loaded)") << "byte " << i;
+  }
+}
+
+TEST(RerankModelIo, NanOrInfiniteWeightsAreRefused) {
+  const TempFolder folder;
+  const auto file = folder.path / "m.safetensors";
+  for (const double bad : {std::nan(""), HUGE_VAL}) {
+    rerank::save_model(sample_model(), file);
+    std::string bytes = io::read_file(file);
+    std::memcpy(bytes.data() + bytes.size() - 16, &bad, sizeof bad);  // the last weight
+    io::reseal_safetensors(bytes);
+    io::write_file_atomically(file, bytes, true);
+    const std::string message = load_error(file);
+    EXPECT_NE(message.find("tensor 'weights' holds"), std::string::npos) << message;
+    EXPECT_NE(message.find("NaN and infinite weights are refused"), std::string::npos) << message;
+  }
 }

@@ -1,7 +1,7 @@
 #pragma once
 // `claimrag reproduce`: the whole paper in one process, stage after stage, with the same library
-// calls the subcommands make. Everything is written into `<out>.partial` and renamed to `<out>`
-// at the end, so an interrupted run leaves no folder that looks like a finished reproduction.
+// calls the subcommands make. Everything is written into `<out>.partial` and swapped into `<out>`
+// at the end (output_folder.hpp), so an interrupted run leaves no folder that looks finished.
 
 #include <filesystem>
 #include <string>
@@ -32,8 +32,9 @@ struct Reproduction {
 
 /// Runs the stages the configuration chooses (experiment/pipeline.hpp) and writes the tables,
 /// results.json, meta.json and REPORT.md (experiment/reproduction_outputs.hpp). Before any stage
-/// runs: refuses (UsageError) a bad stage list and an `out` that holds a reproduction unless
-/// `force`, and (DataError) an expectations file that is missing or malformed.
+/// runs: refuses (UsageError) a bad stage list, and (DataError) an expectations file that is
+/// missing or malformed. `out` is prepared and committed by output_folder.hpp: a folder claimrag
+/// did not write is refused (UsageError), a finished reproduction is replaced only with `force`.
 Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& options);
 
 }  // namespace claimrag::experiment

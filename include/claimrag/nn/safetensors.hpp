@@ -37,13 +37,15 @@ struct SafetensorsContent {
   std::vector<LoadedTensor> tensors;
 };
 
-/// Writes `tensors` (unique, non-empty names other than "__metadata__") and `metadata` to `path`
-/// atomically (through io::AtomicFile). Data are laid out in the given order; the header is
-/// padded with spaces to a multiple of 8 bytes, as the reference implementation does.
+/// Writes `tensors` (unique, non-empty names other than "__metadata__") and `metadata` (which
+/// must not use the key io::kSafetensorsChecksumKey) to `path` atomically, with the file's
+/// checksum in "__metadata__". Data are laid out in the given order; the header is padded with
+/// spaces to a multiple of 8 bytes, as the reference implementation does.
 void write_safetensors(const std::filesystem::path& path, const std::vector<TensorView>& tensors,
                        const SafetensorsMetadata& metadata);
 
-/// Reads and validates a whole file: header length within the file, well-formed JSON, dtype
+/// Reads and validates a whole file: its checksum (io/safetensors_checksum.hpp), header length
+/// within the file, well-formed JSON, no NaN or infinite value, dtype
 /// "F32", shapes of one or two non-negative dimensions (one dimension reads as a 1 × n matrix),
 /// data_offsets matching the shape, inside the data and covering it without overlap.
 /// Throws DataError naming the file on any violation.

@@ -10,7 +10,8 @@
 //     corpus_checksum, tfidf_fingerprint, tfidf_max_features, bm25_k1, bm25_b,
 //     C, class_weight ("balanced"|"none"), train_split, train_depth,
 //     training_queries, training_rows, training_positives,
-//     fit_intercept, intercept_scaling, newton_iterations, converged, objective
+//     fit_intercept, intercept_scaling, newton_iterations, converged, objective,
+//     claimrag_checksum (io/safetensors_checksum.hpp: a damaged file is refused at load)
 // Numbers are written in their shortest exact decimal form, so a load gives back the same bits.
 
 #include <filesystem>
@@ -26,8 +27,8 @@ inline constexpr int kModelFormatVersion = 1;
 void save_model(const RerankerModel& model, const std::filesystem::path& path);
 
 /// Reads a model written by save_model. Throws DataError naming the file when it is missing, not
-/// safetensors, of another format or version, or inconsistent (a missing or malformed field,
-/// tensor shapes that do not match the feature names). Compatibility with the data at hand is
+/// safetensors, damaged (checksum), of another format or version, or inconsistent (a missing or
+/// malformed field, tensor shapes that do not match the feature names, a NaN or infinite number). Compatibility with the data at hand is
 /// check_compatible's job.
 RerankerModel load_model(const std::filesystem::path& path);
 

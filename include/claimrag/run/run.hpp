@@ -27,6 +27,7 @@ struct Ranking {
 /// A run: one ranking per query, in the order the producer wrote them.
 struct Run {
   std::string tag;
+  std::string source;  ///< the file read_trec_run read it from, for messages; empty when built in memory
   std::vector<Ranking> rankings;
 
   /// The ranking of `query_id`, or nullptr when the run has none.
@@ -47,8 +48,9 @@ struct Run {
 Run read_trec_run(const std::filesystem::path& path);
 
 /// Writes a run in TREC format, ranks from 1, scores in their shortest exact decimal form.
-/// Written atomically. Throws InternalError if a ranking's scores rise down the list or an id breaks
-/// dataset/identifier.hpp's rule (ids are checked at load, so that is a bug).
+/// Written atomically. Throws InternalError if a ranking's scores rise down the list, a score is
+/// NaN or infinite, or an id breaks dataset/identifier.hpp's rule (ids are checked at load, so
+/// that is a bug); nothing is written then.
 void write_trec_run(const Run& run, const std::filesystem::path& path);
 
 /// The run truncated to its first `depth` documents per query.

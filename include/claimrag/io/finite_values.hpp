@@ -1,0 +1,29 @@
+#pragma once
+// Refusing NaN and infinite numbers at the borders: a model weight read from disk, a score
+// about to be written. A NaN compares false with everything, so once inside it silently
+// reorders rankings instead of failing.
+
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+namespace claimrag::io {
+
+/// The index of the first value of `values[0, count)` that is NaN or infinite, or `count`.
+template <typename T>
+std::size_t first_non_finite(const T* values, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!std::isfinite(values[i])) return i;
+  }
+  return count;
+}
+
+/// Throws DataError "file: tensor 'name' holds <value> at index i" for a NaN or infinity.
+void require_finite_weights(const float* values, std::size_t count, const std::string& file, const std::string& name);
+void require_finite_weights(const double* values, std::size_t count, const std::string& file, const std::string& name);
+
+/// Throws InternalError naming `what` when `value` is NaN or infinite: a score about to be
+/// written that no computation should have produced.
+void require_finite_output(double value, const std::string& what);
+
+}  // namespace claimrag::io

@@ -1,0 +1,124 @@
+#include "claimrag/io/atomic_file_set.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/process_alive.hpp"
+#include "claimrag/io/temporary_names.hpp"
+
+namespace claimrag::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path journal_path_for(const fs::path& target, unsigned long set_number) {
+  return target.parent_path() / ("." + target.filename().string() + ".commit." + std::to_string(::getpid()) + "." +
+                                 std::to_string(set_number));
+}
+
+// A journal lists every (temporary, target) of its set and every journal of the set.
+nlohmann::json journal_of(const std::vector<std::pair<fs::path, fs::path>>& files, const std::vector<fs::path>& journals) {
+  nlohmann::json json = {{"files", nlohmann::json::array()}, {"journals", nlohmann::json::array()}};
+  // Absolute: the run that replays it may start elsewhere.
+  for (const auto& [temporary, target] : files) {
+    json["files"].push_back({fs::absolute(temporary).string(), fs::absolute(target).string()});
+  }
+  for (const auto& journal : journals) json["journals"].push_back(fs::absolute(journal).string());
+  return json;
+}
+
+void replay(const fs::path& journal_file) {
+  nlohmann::json journal;
+  try {
+    journal = nlohmann::json::parse(read_file(journal_file));
+    bool complete = true;
+    for (const auto& journal_entry : journal.at("journals")) complete = complete && fs::exists(journal_entry.get<std::string>());
+    for (const auto& file : journal.at("files")) {
+      const fs::path temporary = file.at(0).get<std::string>();
+      std::error_code ignored;
+      if (!fs::exists(temporary)) continue;  // renamed before the kill
+      if (complete) {
+        fs::rename(temporary, file.at(1).get<std::string>(), ignored);
+      } else {
+        fs::remove(temporary, ignored);
+      }
+    }
+    for (const auto& journal_entry : journal.at("journals")) {
+      std::error_code ignored;
+      fs::remove(journal_entry.get<std::string>(), ignored);
+    }
+  } catch (const nlohmann::json::exception& error) {
+    // Journals are written atomically, so an unreadable one was not written by claimrag: leave it.
+    throw DataError(journal_file.string(), std::string("unreadable commit journal: ") + error.what());
+  }
+}
+
+}  // namespace
+
+AtomicFileSet::AtomicFileSet() {
+  static std::atomic<unsigned long> sets{0};
+  number_ = sets++;
+}
+
+AtomicFileSet::~AtomicFileSet() {
+  if (committed_) return;
+  for (const auto& entry : entries_) {
+    std::error_code ignored;
+    fs::remove(entry.temporary, ignored);
+    fs::remove(entry.journal, ignored);
+  }
+}
+
+fs::path AtomicFileSet::stage(const fs::path& target) {
+  if (target.has_parent_path()) {
+    std::error_code error;
+    fs::create_directories(target.parent_path(), error);
+    if (error) throw DataError(target.parent_path().string(), "cannot create folder: " + error.message());
+  }
+  recover_file_sets(target);
+  remove_dead_temporaries(target);
+  entries_.push_back({temporary_path_for(target), target, journal_path_for(target, number_)});
+  return entries_.back().temporary;
+}
+
+void AtomicFileSet::commit() {
+  std::vector<std::pair<fs::path, fs::path>> files;
+  std::vector<fs::path> journals;
+  for (const auto& entry : entries_) {
+    if (!fs::is_regular_file(entry.temporary)) throw InternalError(entry.target.string() + ": staged but never written");
+    files.emplace_back(entry.temporary, entry.target);
+    journals.push_back(entry.journal);
+  }
+  const std::string journal = journal_of(files, journals).dump() + "\n";
+  for (const auto& entry : entries_) write_file_atomically(entry.journal, journal);
+  for (const auto& entry : entries_) {
+    std::error_code error;
+    fs::rename(entry.temporary, entry.target, error);
+    if (error) throw DataError(entry.target.string(), "cannot move into place: " + error.message());
+  }
+  committed_ = true;
+  for (const auto& entry : entries_) {
+    std::error_code ignored;
+    fs::remove(entry.journal, ignored);
+  }
+}
+
+void recover_file_sets(const fs::path& target) {
+  const fs::path folder = target.parent_path().empty() ? "." : target.parent_path();
+  std::error_code error;
+  std::vector<fs::path> interrupted;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    const auto pid = writer_of(entry.path().filename().string(), target.filename().string(), "commit");
+    if (pid && !process_alive(*pid)) interrupted.push_back(entry.path());
+  }
+  for (const auto& journal : interrupted) {
+    if (fs::exists(journal)) replay(journal);
+  }
+}
+
+}  // namespace claimrag::io

@@ -1,0 +1,58 @@
+// --threads N changes the wall time and nothing else: every output byte-identical for 1 and 2.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "support/run_binary.hpp"
+#include "support/temp_folder.hpp"
+
+using claimrag::testing::run_claimrag;
+using claimrag::testing::slurp;
+using claimrag::testing::TempFolder;
+
+namespace {
+
+const std::string kTiny = "data/fixtures/tiny-beir";
+
+void expect_success(const std::string& arguments, const TempFolder& folder) {
+  const auto outcome = run_claimrag("--quiet " + arguments, folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << arguments << "\n" << outcome.err;
+}
+
+}  // namespace
+
+TEST(CliThreads, OutputsAreByteIdenticalForOneAndTwoThreads) {
+  TempFolder folder;
+  const std::string out = folder.path().string();
+  expect_success("index --data " + kTiny + " --method bm25 --out " + out + "/bm25", folder);
+  expect_success("retrieve --data " + kTiny + " --index " + out + "/bm25 --method bm25 --split test --out " + out + "/bm25.trec",
+                 folder);
+  for (const std::string threads : {"1", "2"}) {
+    const std::string t = out + "/t" + threads;
+    const std::string flag = " --threads " + threads;
+    expect_success("index --data " + kTiny + " --method dense --out " + t + "/dense" + flag, folder);
+    expect_success("retrieve --data " + kTiny + " --index " + t + "/dense --method dense --split test --out " + t + "/dense.trec" + flag,
+                   folder);
+    expect_success("rerank --data " + kTiny + " --index " + out + "/bm25 --run " + out + "/bm25.trec --train --model " + t +
+                       "/reranker.safetensors --out " + t + "/reranked.trec" + flag,
+                   folder);
+    expect_success("extract-evidence --data " + kTiny + " --run " + out + "/bm25.trec --out " + t + "/evidence.jsonl --save-model " +
+                       t + "/verifier.safetensors" + flag,
+                   folder);
+  }
+  for (const std::string file : {"dense/dense.safetensors", "dense/dense-documents.safetensors", "dense.trec",
+                                 "reranker.safetensors", "reranked.trec", "evidence.jsonl", "verifier.safetensors"}) {
+    const std::string one = slurp(folder.path() / "t1" / file);
+    EXPECT_FALSE(one.empty()) << file;
+    EXPECT_EQ(one, slurp(folder.path() / "t2" / file)) << file << " differs between --threads 1 and 2";
+  }
+}
+
+TEST(CliThreads, ZeroThreadsIsAUsageError) {
+  TempFolder folder;
+  const auto outcome = run_claimrag("index --data " + kTiny + " --method bm25 --out " + folder.path().string() + "/i --threads 0",
+                                    folder.path());
+  EXPECT_EQ(outcome.exit_code, 2);
+  EXPECT_NE(outcome.err.find("--threads"), std::string::npos) << outcome.err;
+}
