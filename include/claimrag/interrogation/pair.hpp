@@ -1,0 +1,29 @@
+#pragma once
+// The (claim, abstract) pairs that `interrogate` reads: JSON Lines {"id", "claim", "doc_id" |
+// "evidence"} with an optional "claim_id" grouping the pairs of one claim (for the claim-level
+// verdict; by default each pair is its own claim).
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "claimrag/dataset/beir.hpp"
+#include "claimrag/verification/claim_verifier.hpp"
+
+namespace claimrag::interrogation {
+
+struct InterrogationPair {
+  std::string id;
+  std::string claim_id;       ///< the claim this pair belongs to; `id` when not given
+  std::string claim;
+  std::string negated_claim;  ///< ¬C for negated probes; empty until a negation rewriter fills it
+  std::string abstract;       ///< the text given to `{abstract}`: title and abstract, or "evidence"
+  verification::EvidenceDocument evidence;  ///< the same text in sentences, for the verifier
+};
+
+/// Reads a pairs file. A pair with "doc_id" takes its document from `corpus` (DataError
+/// `file:line` when the corpus is null or lacks it); "evidence" is the abstract itself. Exactly one
+/// of the two is required; ids must be unique; claims and evidence must not be empty.
+std::vector<InterrogationPair> load_pairs(const std::filesystem::path& file, const dataset::Corpus* corpus);
+
+}  // namespace claimrag::interrogation
