@@ -57,8 +57,17 @@ void run_interrogate(const InterrogateCommand& command) {
   const auto results = interrogate(pairs, probes, *responder, command.interrogation);
 
   std::size_t unresolved = 0;
-  for (const auto& result : results) unresolved += result.unresolved;
-  const std::size_t answers = pairs.size() * probes.size() * command.interrogation.samples;
+  std::size_t unnegated = 0;
+  for (const auto& result : results) {
+    unresolved += result.unresolved;
+    unnegated += result.skipped_probes > 0 ? 1 : 0;
+  }
+  if (unnegated > 0) {
+    spdlog::warn("{} of {} claims match no negation rule: their negated probes were not asked", unnegated,
+                 pairs.size());
+  }
+  std::size_t answers = 0;
+  for (const auto& result : results) answers += result.responses.size();
   if (unresolved > 0) spdlog::warn("{} of {} answers could not be resolved: counted as Neutral", unresolved, answers);
   if (responder->failures() > 0) {
     spdlog::warn("{} of {} answers could not be obtained: empty, counted as Neutral", responder->failures(), answers);

@@ -8,16 +8,21 @@
 namespace claimrag::interrogation {
 namespace {
 
-std::vector<ProbeRequest> build_requests(std::span<const InterrogationPair> pairs, std::span<const Probe> probes) {
+constexpr std::size_t not_asked = static_cast<std::size_t>(-1);
+
+/// The requests, and per pair and probe the index of its request (not_asked when skipped).
+std::vector<ProbeRequest> build_requests(std::span<const InterrogationPair> pairs, std::span<const Probe> probes,
+                                         std::vector<std::size_t>& request_of) {
   std::vector<ProbeRequest> requests;
   requests.reserve(pairs.size() * probes.size());
-  for (const InterrogationPair& pair : pairs) {
-    for (const Probe& probe : probes) {
-      if (probe.negated_claim && pair.negated_claim.empty()) {
-        throw UsageError("probe '" + probe.id + "' asks about the negated claim, but pair '" + pair.id +
-                         "' has no negated claim");
-      }
+  request_of.assign(pairs.size() * probes.size(), not_asked);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const InterrogationPair& pair = pairs[i];
+    for (std::size_t p = 0; p < probes.size(); ++p) {
+      const Probe& probe = probes[p];
+      if (probe.negated_claim && pair.negated_claim.empty()) continue;
       const std::string& claim = probe.negated_claim ? pair.negated_claim : pair.claim;
+      request_of[i * probes.size() + p] = requests.size();
       requests.push_back({&pair, &probe, claim, render_probe(probe, claim, pair.abstract)});
     }
   }
@@ -47,6 +52,7 @@ nlohmann::ordered_json pair_json(const InterrogationPair& pair, std::span<const 
   line["claim_id"] = pair.claim_id;
   line["claim"] = pair.claim;
   line["negated_claim"] = pair.negated_claim;
+  line["negation_rule"] = pair.negation_rule;
   line["doc_id"] = pair.evidence.doc_id;
   auto& responses = line["responses"] = nlohmann::ordered_json::array();
   for (const ResolvedResponse& response : result.responses) {
@@ -63,6 +69,7 @@ nlohmann::ordered_json pair_json(const InterrogationPair& pair, std::span<const 
     responses.push_back(std::move(entry));
   }
   line["unresolved"] = result.unresolved;
+  line["skipped_probes"] = result.skipped_probes;
   line["counts"] = {{"agree", counts_json(result.fusion.tally.agree)},
                     {"conflict", counts_json(result.fusion.tally.conflict)}};
   line["baseline"] = answer_name(result.baseline);
@@ -101,7 +108,8 @@ std::vector<PairInterrogation> interrogate(std::span<const InterrogationPair> pa
     validate_probe(probes[p]);
     if (probes[p].original && original == probes.size()) original = p;
   }
-  const auto requests = build_requests(pairs, probes);
+  std::vector<std::size_t> request_of;
+  const auto requests = build_requests(pairs, probes, request_of);
   const auto answers = responder.respond(requests, options.samples);
   if (answers.size() != requests.size()) {
     throw InternalError("the responder answered " + std::to_string(answers.size()) + " of " +
@@ -124,8 +132,13 @@ std::vector<PairInterrogation> interrogate(std::span<const InterrogationPair> pa
     probe_answers.reserve(probes.size() * options.samples);
     result.responses.reserve(probes.size() * options.samples);
     for (std::size_t p = 0; p < probes.size(); ++p) {
-      const ProbeRequest& request = requests[i * probes.size() + p];
-      const auto& texts = answers[i * probes.size() + p];
+      const std::size_t r = request_of[i * probes.size() + p];
+      if (r == not_asked) {
+        ++result.skipped_probes;
+        continue;
+      }
+      const ProbeRequest& request = requests[r];
+      const auto& texts = answers[r];
       for (std::size_t k = 0; k < options.samples; ++k) {
         ResolvedResponse response;
         response.probe = p;

@@ -4,6 +4,7 @@
 
 #include "claimrag/dataset/jsonl.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/text/negation.hpp"
 #include "claimrag/text/sentence_splitter.hpp"
 
 namespace claimrag::interrogation {
@@ -37,6 +38,9 @@ std::vector<InterrogationPair> load_pairs(const std::filesystem::path& file, con
     if (!ids.insert(pair.id).second) fields.fail("duplicate pair id '" + pair.id + "'");
     pair.claim = fields.string("claim");
     if (pair.claim.find_first_not_of(" \t\r\n") == std::string::npos) fields.fail("\"claim\" is empty");
+    const text::NegationResult negation = text::negate_claim(pair.claim);
+    pair.negated_claim = negation.applied ? negation.text : std::string();
+    pair.negation_rule = std::string(text::negation_rule_name(negation.rule));
     pair.claim_id = fields.has("claim_id") ? fields.identifier("claim_id") : pair.id;
     const bool has_doc = fields.has("doc_id");
     if (has_doc == fields.has("evidence")) fields.fail("give exactly one of \"doc_id\" and \"evidence\"");

@@ -171,8 +171,45 @@ TEST(InterrogationDriver, BadOptionsAreUsageErrors) {
   EXPECT_THROW(ci::interrogate(pairs, std::span(probes).first(1), responder, {0, 0.5}), claimrag::UsageError);
   EXPECT_THROW(ci::interrogate(pairs, std::span(probes).first(1), responder, {10, 1.01}), claimrag::UsageError);
   EXPECT_THROW(ci::interrogate(pairs, std::span(probes).first(1), responder, {10, -0.01}), claimrag::UsageError);
-  // A negated probe needs the negated claim.
-  EXPECT_THROW(ci::interrogate(pairs, probes, responder, {1, 0.5}), claimrag::UsageError);
+}
+
+TEST(InterrogationDriver, AClaimWithoutNegationSkipsTheNegatedProbesVisibly) {
+  ScriptedResponder responder([](auto&, auto&, std::size_t) { return "Yes"; });
+  const std::vector<ci::InterrogationPair> pairs{pair("1", "C", ""), pair("2", "D", "not D")};
+  const auto probes = four_probes();  // original, false, negated, negated_false
+  const auto results = ci::interrogate(pairs, probes, responder, {3, 0.5});
+  EXPECT_EQ(results[0].skipped_probes, 2U);
+  EXPECT_EQ(results[0].responses.size(), 6U);
+  EXPECT_EQ(results[0].responses[3].probe, 1U);
+  EXPECT_EQ(results[1].skipped_probes, 0U);
+  EXPECT_EQ(results[1].responses.size(), 12U);
+  // Pair 1: "Yes" to "is C true?" (S) x3 and "is C false?" (S, inverted R) x3.
+  EXPECT_EQ(results[0].fusion.tally.conflict.counts, (std::array<std::size_t, 3>{0, 3, 0}));
+  EXPECT_EQ(responder.prompts.size(), 6U);
+}
+
+TEST(InterrogationDriver, PairsAreReadAndTheirClaimsNegated) {
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.write("pairs.jsonl",
+                                 R"({"id": "a", "claim": "Aspirin increases bleeding.", "evidence": "Aspirin raised bleeding risk in the trial."})"
+                                 "\n"
+                                 R"({"id": 7, "claim_id": "c", "claim": "Nothing works.", "evidence": "Short."})"
+                                 "\n");
+  const auto pairs = ci::load_pairs(file, nullptr);
+  ASSERT_EQ(pairs.size(), 2U);
+  EXPECT_EQ(pairs[0].negated_claim, "Aspirin decreases bleeding.");
+  EXPECT_EQ(pairs[0].negation_rule, "swap_direction");
+  EXPECT_EQ(pairs[0].claim_id, "a");
+  EXPECT_EQ(pairs[0].evidence.sentences, (std::vector<std::string>{"Aspirin raised bleeding risk in the trial."}));
+  EXPECT_EQ(pairs[1].id, "7");
+  EXPECT_EQ(pairs[1].claim_id, "c");
+  EXPECT_EQ(pairs[1].negated_claim, "");  // "nothing" has no removal rule
+  EXPECT_EQ(pairs[1].negation_rule, "none");
+  EXPECT_EQ(pairs[1].evidence.sentences, (std::vector<std::string>{"Short."}));
+  const auto bad = folder.write("bad.jsonl", R"({"id": "a", "claim": "X", "doc_id": "1"})" "\n");
+  EXPECT_THROW(ci::load_pairs(bad, nullptr), claimrag::DataError);
+  const auto both = folder.write("both.jsonl", R"({"id": "a", "claim": "X", "doc_id": "1", "evidence": "E"})" "\n");
+  EXPECT_THROW(ci::load_pairs(both, nullptr), claimrag::DataError);
 }
 
 TEST(InterrogationDriver, ResolvesCountsAndWritesEveryResponse) {

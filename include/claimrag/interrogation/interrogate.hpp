@@ -31,13 +31,15 @@ struct ResolvedResponse {
 struct PairInterrogation {
   std::vector<ResolvedResponse> responses;  ///< probe-major, then sample
   std::size_t unresolved = 0;               ///< answers no rule could read (counted as Neutral)
+  std::size_t skipped_probes = 0;           ///< negated probes not asked: the claim has no negation
   Answer baseline = Answer::neutral;        ///< the single-probe baseline: p_O's first answer
   FusionResult fusion;
 };
 
-/// Throws UsageError for K < 1, alpha outside [0, 1], no probes, or a negated probe on a pair
-/// whose negated claim is empty. One result per pair, in input order; deterministic for a
-/// deterministic responder, whatever the thread count.
+/// Throws UsageError for K < 1, alpha outside [0, 1] or no probes. A pair whose claim the
+/// rewriter cannot negate (empty negated_claim) is not asked the negated probes: it has fewer
+/// conflict answers, and `skipped_probes` says how many probes it missed. One result per pair, in
+/// input order; deterministic for a deterministic responder, whatever the thread count.
 std::vector<PairInterrogation> interrogate(std::span<const InterrogationPair> pairs, std::span<const Probe> probes,
                                            Responder& responder, const InterrogationOptions& options);
 

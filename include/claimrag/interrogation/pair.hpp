@@ -16,12 +16,13 @@ struct InterrogationPair {
   std::string id;
   std::string claim_id;       ///< the claim this pair belongs to; `id` when not given
   std::string claim;
-  std::string negated_claim;  ///< ¬C for negated probes; empty until a negation rewriter fills it
+  std::string negated_claim;  ///< ¬C for negated probes (text::negate_claim); empty when no rule applies
+  std::string negation_rule;  ///< the rewriter's rule name, "none" when the claim is not negatable
   std::string abstract;       ///< the text given to `{abstract}`: title and abstract, or "evidence"
   verification::EvidenceDocument evidence;  ///< the same text in sentences, for the verifier
 };
 
-/// Reads a pairs file. A pair with "doc_id" takes its document from `corpus` (DataError
+/// Reads a pairs file and negates each claim with text::negate_claim. A pair with "doc_id" takes its document from `corpus` (DataError
 /// `file:line` when the corpus is null or lacks it); "evidence" is the abstract itself. Exactly one
 /// of the two is required; ids must be unique; claims and evidence must not be empty.
 std::vector<InterrogationPair> load_pairs(const std::filesystem::path& file, const dataset::Corpus* corpus);
