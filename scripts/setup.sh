@@ -6,7 +6,7 @@ packages=(
   build-essential cmake git curl unzip
   libeigen3-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libsimdjson-dev libxxhash-dev
+  libsimdjson-dev libxxhash-dev libcpp-httplib-dev
   gnuplot-nox ccache
 )
 

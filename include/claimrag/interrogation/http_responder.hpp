@@ -1,0 +1,53 @@
+#pragma once
+// The HTTP responder: any OpenAI-compatible chat-completions endpoint (llama.cpp's server, vLLM,
+// Ollama, OpenAI) answers the probes.
+//
+// Each sample is one POST to `<endpoint>/chat/completions` — the endpoint is the API's base URL,
+// as OpenAI clients take it, e.g. http://127.0.0.1:8080/v1 — with {"model", "messages": [{"role":
+// "user", "content": prompt}], "temperature"}; the answer is choices[0].message.content. The API
+// key, when the environment variable named by `api_key_variable` is set, goes in an
+// "Authorization: Bearer" header; local servers need none.
+//
+// An attempt fails on a connection error, a timeout, an HTTP status other than 200, or a body that
+// is not a chat completion (an HTML error page from a proxy, say). A failed attempt is retried up
+// to `retries` times, waiting backoff_seconds × 2^attempt between attempts; an answer whose every
+// attempt failed becomes empty text — resolved as an unresolvable Neutral — and is counted in
+// failures() and logged. At most `concurrency` requests are in flight. Answers are returned in
+// request order whatever the order of completion.
+
+#include <atomic>
+#include <string>
+
+#include "claimrag/interrogation/responder.hpp"
+
+namespace claimrag::interrogation {
+
+struct HttpResponderOptions {
+  std::string endpoint;                              ///< base URL: http(s)://host[:port][/path]
+  std::string model;
+  std::string api_key_variable = "CLAIMRAG_API_KEY";
+  double temperature = 1.0;
+  double timeout_seconds = 60.0;                     ///< connect, read and write, each
+  std::size_t retries = 3;                           ///< attempts after the first
+  double backoff_seconds = 1.0;
+  std::size_t concurrency = 4;                       ///< >= 1
+};
+
+class HttpResponder final : public Responder {
+ public:
+  /// Throws UsageError for a malformed endpoint, an empty model, concurrency 0, a negative or
+  /// non-finite timeout or backoff.
+  explicit HttpResponder(HttpResponderOptions options);
+  [[nodiscard]] std::vector<std::vector<std::string>> respond(std::span<const ProbeRequest> requests,
+                                                              std::size_t samples) override;
+  [[nodiscard]] std::size_t failures() const override { return failures_; }
+
+ private:
+  HttpResponderOptions options_;
+  std::string scheme_host_port_;
+  std::string path_;
+  std::string api_key_;
+  std::atomic<std::size_t> failures_{0};
+};
+
+}  // namespace claimrag::interrogation

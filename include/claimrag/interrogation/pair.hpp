@@ -1,0 +1,30 @@
+#pragma once
+// The (claim, abstract) pairs that `interrogate` reads: JSON Lines {"id", "claim", "doc_id" |
+// "evidence"} with an optional "claim_id" grouping the pairs of one claim (for the claim-level
+// verdict; by default each pair is its own claim).
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "claimrag/dataset/beir.hpp"
+#include "claimrag/verification/claim_verifier.hpp"
+
+namespace claimrag::interrogation {
+
+struct InterrogationPair {
+  std::string id;
+  std::string claim_id;       ///< the claim this pair belongs to; `id` when not given
+  std::string claim;
+  std::string negated_claim;  ///< ¬C for negated probes (text::negate_claim); empty when no rule applies
+  std::string negation_rule;  ///< the rewriter's rule name, "none" when the claim is not negatable
+  std::string abstract;       ///< the text given to `{abstract}`: title and abstract, or "evidence"
+  verification::EvidenceDocument evidence;  ///< the same text in sentences, for the verifier
+};
+
+/// Reads a pairs file and negates each claim with text::negate_claim. A pair with "doc_id" takes its document from `corpus` (DataError
+/// `file:line` when the corpus is null or lacks it); "evidence" is the abstract itself. Exactly one
+/// of the two is required; ids must be unique; claims and evidence must not be empty.
+std::vector<InterrogationPair> load_pairs(const std::filesystem::path& file, const dataset::Corpus* corpus);
+
+}  // namespace claimrag::interrogation

@@ -1,0 +1,42 @@
+#include "claimrag/interrogation/command.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+
+void add_interrogate_command(CLI::App& root) {
+  auto options = std::make_shared<interrogation::InterrogateCommand>();
+  auto* command = root.add_subcommand(
+      "interrogate", "Ask every (claim, abstract) pair agreeing and conflicting probes K times and fuse the answers");
+  command->add_option("--pairs", options->pairs, "JSON Lines {\"id\", \"claim\", \"doc_id\"|\"evidence\"[, \"claim_id\"]}")
+      ->required();
+  command->add_option("--data", options->data, "BEIR dataset folder, for pairs given by doc_id");
+  command->add_option("--probes", options->probes, "Probe templates (JSON)")->capture_default_str();
+  command->add_option("--samples", options->interrogation.samples, "Answers per probe, K")->capture_default_str();
+  command->add_option("--responder", options->responder, "builtin | recorded:FILE | http")->required();
+  command->add_option("--model", options->model_file, "The built-in responder's verifier model");
+  command->add_option("--endpoint", options->http.endpoint,
+                      "http responder: base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1");
+  command->add_option("--llm-model", options->http.model, "http responder: the model name sent to the endpoint");
+  command->add_option("--api-key-env", options->http.api_key_variable,
+                      "http responder: environment variable holding the API key")
+      ->capture_default_str();
+  command->add_option("--timeout", options->http.timeout_seconds, "http responder: seconds per attempt")
+      ->capture_default_str();
+  command->add_option("--retries", options->http.retries, "http responder: attempts after a failed one")
+      ->capture_default_str();
+  command->add_option("--concurrency", options->http.concurrency, "http responder: requests in flight")
+      ->capture_default_str();
+  command->add_option("--temperature", options->temperature, "Sampling temperature (builtin and http)")
+      ->capture_default_str();
+  command->add_option("--alpha", options->interrogation.alpha, "Weight of the agree probes, in [0, 1]")
+      ->capture_default_str();
+  command->add_option("--seed", options->seed, "Seed of the built-in responder's sampling")->capture_default_str();
+  command->add_option("--out", options->out, "JSON Lines: every answer and the fused verdicts per pair")->required();
+  command->add_option("--record", options->record,
+                      "Every answer in the recorded format (default for http: <out>.responses.jsonl)");
+  command->add_option("--claims-out", options->claims_out, "JSON Lines: the claim-level verdicts");
+  command->callback([options] { interrogation::run_interrogate(*options); });
+}
+
+}  // namespace claimrag::cli

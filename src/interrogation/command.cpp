@@ -1,0 +1,92 @@
+#include "claimrag/interrogation/command.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <optional>
+
+#include "claimrag/dataset/beir.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/interrogation/claim_verdict.hpp"
+#include "claimrag/interrogation/recorded_responder.hpp"
+
+namespace claimrag::interrogation {
+namespace {
+
+constexpr std::string_view recorded_prefix = "recorded:";
+
+std::filesystem::path default_recording(const std::filesystem::path& out) {
+  std::filesystem::path record = out;
+  record.replace_extension(".responses.jsonl");
+  return record;
+}
+
+}  // namespace
+
+std::unique_ptr<Responder> make_responder(const InterrogateCommand& command) {
+  const std::string& spec = command.responder;
+  if (spec == "builtin") {
+    throw UsageError(
+        "--responder builtin is not available in this build: it needs the trained 3-way verifier "
+        "(--model), which is not part of it yet; use recorded:FILE or http");
+  }
+  if (spec.starts_with(recorded_prefix)) {
+    const std::filesystem::path file = spec.substr(recorded_prefix.size());
+    if (file.empty()) throw UsageError("--responder recorded:FILE needs a file name");
+    return std::make_unique<RecordedResponder>(file);
+  }
+  if (spec == "http") {
+    HttpResponderOptions options = command.http;
+    options.temperature = command.temperature;
+    return std::make_unique<HttpResponder>(options);
+  }
+  throw UsageError("unknown --responder '" + spec + "' (expected builtin, recorded:FILE or http)");
+}
+
+void run_interrogate(const InterrogateCommand& command) {
+  if (command.interrogation.samples < 1) throw UsageError("--samples must be at least 1");
+  if (!(command.interrogation.alpha >= 0.0 && command.interrogation.alpha <= 1.0)) {
+    throw UsageError("--alpha must lie in [0, 1], got " + std::to_string(command.interrogation.alpha));
+  }
+  const auto probes = load_probes(command.probes);
+  std::optional<dataset::Corpus> corpus;
+  if (!command.data.empty()) corpus = dataset::load_corpus(command.data / "corpus.jsonl");
+  const auto pairs = load_pairs(command.pairs, corpus ? &*corpus : nullptr);
+  auto responder = make_responder(command);
+  spdlog::info("interrogating {} pairs with {} probes x {} samples", pairs.size(), probes.size(),
+               command.interrogation.samples);
+  const auto results = interrogate(pairs, probes, *responder, command.interrogation);
+
+  std::size_t unresolved = 0;
+  std::size_t unnegated = 0;
+  for (const auto& result : results) {
+    unresolved += result.unresolved;
+    unnegated += result.skipped_probes > 0 ? 1 : 0;
+  }
+  if (unnegated > 0) {
+    spdlog::warn("{} of {} claims match no negation rule: their negated probes were not asked", unnegated,
+                 pairs.size());
+  }
+  std::size_t answers = 0;
+  for (const auto& result : results) answers += result.responses.size();
+  if (unresolved > 0) spdlog::warn("{} of {} answers could not be resolved: counted as Neutral", unresolved, answers);
+  if (responder->failures() > 0) {
+    spdlog::warn("{} of {} answers could not be obtained: empty, counted as Neutral", responder->failures(), answers);
+  }
+  if (const auto* recorded = dynamic_cast<const RecordedResponder*>(responder.get()); recorded && recorded->unused() > 0) {
+    spdlog::info("{} answers of the recording were not asked for", recorded->unused());
+  }
+
+  write_interrogation(command.out, pairs, probes, results);
+  std::filesystem::path record = command.record;
+  if (record.empty() && command.responder == "http") record = default_recording(command.out);
+  if (!record.empty()) {
+    write_recording(record, recorded_answers(pairs, probes, results));
+    spdlog::info("answers recorded to {} (replay with --responder recorded:{})", record.string(), record.string());
+  }
+  if (!command.claims_out.empty()) {
+    write_claim_verdicts(command.claims_out, claim_level_verdicts(pairs, results));
+  }
+  spdlog::info("wrote {}", command.out.string());
+}
+
+}  // namespace claimrag::interrogation

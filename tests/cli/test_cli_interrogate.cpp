@@ -1,0 +1,115 @@
+// claimrag interrogate end to end: a recorded run replayed, its outputs, and the exit codes of
+// bad input.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/run_binary.hpp"
+#include "support/temp_folder.hpp"
+
+namespace {
+
+using claimrag::testing::run_claimrag;
+using claimrag::testing::slurp;
+
+std::vector<nlohmann::json> lines_of(const std::filesystem::path& file) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(slurp(file));
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
+struct Inputs {
+  claimrag::testing::TempFolder folder;
+  std::filesystem::path pairs = folder.write(
+      "pairs.jsonl",
+      R"({"id": "p1", "claim_id": "c1", "claim": "Aspirin increases bleeding.", "evidence": "Aspirin raised bleeding risk."})"
+      "\n"
+      R"({"id": "p2", "claim_id": "c1", "claim": "Aspirin increases bleeding.", "evidence": "Aspirin lowered bleeding risk."})"
+      "\n");
+  std::filesystem::path probes = folder.write("probes.json", R"({"probes": [
+      {"id": "o", "original": true, "template": "{abstract} Is \"{claim}\" true?"},
+      {"id": "f", "asks": "false", "template": "{abstract} Is \"{claim}\" false?"},
+      {"id": "n", "claim": "negated", "template": "{abstract} Is \"{claim}\" true?"}]})");
+  // p1: every probe answered in support of the claim; p2: against it, one answer an HTML page.
+  std::filesystem::path recording = folder.write("rec.jsonl", R"({"pair_id": "p1", "probe_id": "o", "sample": 0, "text": "Yes"}
+{"pair_id": "p1", "probe_id": "o", "sample": 1, "text": "Yes, the claim is true."}
+{"pair_id": "p1", "probe_id": "f", "sample": 0, "text": "No. The statement is not false."}
+{"pair_id": "p1", "probe_id": "f", "sample": 1, "text": "No"}
+{"pair_id": "p1", "probe_id": "n", "sample": 0, "text": "No"}
+{"pair_id": "p1", "probe_id": "n", "sample": 1, "text": "No"}
+{"pair_id": "p2", "probe_id": "o", "sample": 0, "text": "No"}
+{"pair_id": "p2", "probe_id": "o", "sample": 1, "text": "<html><body>oops</body></html>"}
+{"pair_id": "p2", "probe_id": "f", "sample": 0, "text": "Yes"}
+{"pair_id": "p2", "probe_id": "f", "sample": 1, "text": "Yes"}
+{"pair_id": "p2", "probe_id": "n", "sample": 0, "text": "Yes"}
+{"pair_id": "p2", "probe_id": "n", "sample": 1, "text": "Yes"}
+)");
+  std::string base() const {
+    return "--quiet interrogate --pairs " + pairs.string() + " --probes " + probes.string() +
+           " --responder recorded:" + recording.string();
+  }
+};
+
+}  // namespace
+
+TEST(CliInterrogate, ReplaysARecordingIntoVerdictsAndARecordingOfItsOwn) {
+  Inputs inputs;
+  const auto out = inputs.folder.path() / "out.jsonl";
+  const auto record = inputs.folder.path() / "again.jsonl";
+  const auto claims = inputs.folder.path() / "claims.jsonl";
+  const auto outcome = run_claimrag(inputs.base() + " --samples 2 --alpha 0.5 --out " + out.string() + " --record " +
+                                        record.string() + " --claims-out " + claims.string(),
+                                    inputs.folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto lines = lines_of(out);
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_EQ(lines[0]["pair_id"], "p1");
+  EXPECT_EQ(lines[0]["negated_claim"], "Aspirin decreases bleeding.");
+  EXPECT_EQ(lines[0]["responses"].size(), 6U);
+  // p1: agree (2 S), conflict inverted (4 S): every strategy says SUPPORT with confidence 1.
+  EXPECT_EQ(lines[0]["counts"]["agree"], nlohmann::json::array({2, 0, 0}));
+  EXPECT_EQ(lines[0]["counts"]["conflict"], nlohmann::json::array({4, 0, 0}));
+  EXPECT_EQ(lines[0]["wp"]["verdict"], "SUPPORT");
+  EXPECT_EQ(lines[0]["wp"]["confidence"], 1.0);
+  EXPECT_EQ(lines[0]["meta"]["verdict"], "SUPPORT");
+  // p2: agree (0 S, 1 R, 1 N unresolved), conflict inverted (0, 4, 0).
+  // WP = 0.5 (0, 0.5, 0.5) + 0.5 (0, 1, 0) = (0, 0.75, 0.25) -> REFUTE 0.75.
+  EXPECT_EQ(lines[1]["unresolved"], 1);
+  EXPECT_EQ(lines[1]["counts"]["agree"], nlohmann::json::array({0, 1, 1}));
+  EXPECT_EQ(lines[1]["wp"]["verdict"], "REFUTE");
+  EXPECT_EQ(lines[1]["wp"]["confidence"], 0.75);
+  EXPECT_EQ(lines[1]["baseline"], "REFUTE");
+  // The recording written by the run is the one it replayed, line for line.
+  EXPECT_EQ(lines_of(record), lines_of(inputs.recording));
+  const auto claim_lines = lines_of(claims);
+  ASSERT_EQ(claim_lines.size(), 1U);
+  EXPECT_EQ(claim_lines[0]["claim_id"], "c1");
+  EXPECT_EQ(claim_lines[0]["abstracts"], 2);
+  EXPECT_EQ(claim_lines[0]["supporting"][0]["pair_id"], "p1");
+  EXPECT_EQ(claim_lines[0]["refuting"][0]["pair_id"], "p2");
+}
+
+TEST(CliInterrogate, BadInputExitsWithTheDocumentedCodes) {
+  Inputs inputs;
+  const std::string out = " --out " + (inputs.folder.path() / "out.jsonl").string();
+  EXPECT_EQ(run_claimrag(inputs.base() + " --samples 0" + out, inputs.folder.path()).exit_code, 2);
+  EXPECT_EQ(run_claimrag(inputs.base() + " --samples 2 --alpha 1.5" + out, inputs.folder.path()).exit_code, 2);
+  // K = 3 asks for sample 2, which the recording lacks: a data error naming it.
+  const auto missing = run_claimrag(inputs.base() + " --samples 3" + out, inputs.folder.path());
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_FALSE(std::filesystem::exists(inputs.folder.path() / "out.jsonl"));
+  const auto builtin = run_claimrag("interrogate --pairs " + inputs.pairs.string() + " --probes " +
+                                        inputs.probes.string() + " --responder builtin" + out,
+                                    inputs.folder.path());
+  EXPECT_EQ(builtin.exit_code, 2);
+  EXPECT_NE(builtin.err.find("not available in this build"), std::string::npos) << builtin.err;
+  const auto no_slot = inputs.folder.write("bad.json", R"({"probes": [{"id": "o", "original": true, "template": "True?"}]})");
+  const auto slot = run_claimrag("interrogate --pairs " + inputs.pairs.string() + " --probes " + no_slot.string() +
+                                     " --responder recorded:" + inputs.recording.string() + out,
+                                 inputs.folder.path());
+  EXPECT_EQ(slot.exit_code, 2);
+  EXPECT_NE(slot.err.find("has no {claim} slot"), std::string::npos) << slot.err;
+}
