@@ -181,14 +181,20 @@ SoftmaxRegressionModel fit_softmax_regression(const RowMatrixXd& X, std::span<co
     const Eigen::VectorXd theta = model.parameters();
     const double slope = g.dot(step);
     double t = 1.0;
+    bool accepted = false;
     SoftmaxRegressionModel trial = model;
-    for (int halvings = 0; halvings < 60; ++halvings, t *= 0.5) {
+    for (int halvings = 0; halvings < 40 && !accepted; ++halvings, t *= 0.5) {
       trial.set_parameters(theta + t * step, classes, d);
       const double trial_f = objective_at(p, trial.weights, trial.bias);
       if (trial_f <= f + 1e-4 * t * slope) {
         f = trial_f;
-        break;
+        accepted = true;
       }
+    }
+    // Near the optimum rounding stops f from decreasing: that point is as good as double gets.
+    if (!accepted) {
+      model.converged = true;
+      break;
     }
     model.weights = trial.weights;
     model.bias = trial.bias;

@@ -24,7 +24,7 @@ struct SoftmaxRegressionOptions {
   double l2 = 1e-2;                  ///< λ, > 0
   double bias_l2 = 1e-6;             ///< λ_b, > 0
   std::vector<double> class_weights; ///< c_k per class (K entries, > 0); empty = all 1
-  double tolerance = 1e-9;           ///< stop when ‖∇f‖₂ ≤ tolerance·max(1, ‖∇f(0)‖₂)
+  double tolerance = 1e-7;           ///< stop when ‖∇f‖₂ ≤ tolerance·max(1, ‖∇f(0)‖₂), or when no step lowers f
   int max_iterations = 100;          ///< Newton steps, ≥ 1
 };
 
