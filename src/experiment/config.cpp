@@ -138,6 +138,7 @@ void read_evidence(io::StrictObject object, EvidenceConfig& evidence) {
 
 void read_verification(io::StrictObject object, VerificationConfig& verification) {
   auto& options = verification.options;
+  object.read("enabled", verification.enabled);
   read_size(object, "folds", options.folds, 2);
   read_size(object, "max_rationale", options.max_rationale, 1);
   object.read("selector_C", options.selector_C);

@@ -180,7 +180,7 @@ Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& o
   });
 
   // Claim verification needs SciFact's original layout; other datasets have no such stage.
-  if (fs::exists(fs::path(config.data.original) / "claims_train.jsonl")) {
+  if (config.verification.enabled && fs::exists(fs::path(config.data.original) / "claims_train.jsonl")) {
     timer.time("claim verification", [&] { run_verification_stage(config, work, reproduction.results); });
   }
 
