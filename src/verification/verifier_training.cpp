@@ -36,6 +36,26 @@ struct PreparedClaim {
   std::size_t fold = 0;
 };
 
+/// Runs body(k) for k in [0, count) on the OpenMP threads and rethrows the lowest k's exception.
+/// Inside the parallel region Eigen runs its products single-threaded, so each fold's fit is
+/// computed the same way whatever the thread count.
+template <typename Body>
+void for_each_fold(std::size_t count, Body&& body) {
+  std::vector<std::exception_ptr> errors(count);
+  const auto n = static_cast<std::ptrdiff_t>(count);
+#pragma omp parallel for schedule(dynamic)
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    try {
+      body(static_cast<std::size_t>(k));
+    } catch (...) {
+      errors[static_cast<std::size_t>(k)] = std::current_exception();
+    }
+  }
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+}
+
 void check(const VerifierTrainingData& data, const VerificationOptions& options) {
   if (data.claims.empty()) throw UsageError("verifier training: no claims");
   if (data.corpus_texts.empty()) throw UsageError("verifier training: no corpus texts for the TF-IDF vectorizer");
@@ -184,8 +204,10 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
       tfidf::TfidfVectorizer::fit(data.corpus_texts, {options.tfidf_max_features}));
   std::vector<PreparedClaim> claims = prepare(data, *fitted.vectorizer, options.folds);
 
+  std::vector<SelectorModel> fold_selectors(options.folds);
+  for_each_fold(options.folds, [&](std::size_t fold) { fold_selectors[fold] = fit_selector(claims, fold, options.selector_C); });
   for (std::size_t fold = 0; fold < options.folds; ++fold) {
-    const SelectorModel selector = fit_selector(claims, fold, options.selector_C);
+    const SelectorModel& selector = fold_selectors[fold];
     for (auto& claim : claims) {
       if (claim.fold != fold) continue;
       for (auto& document : claim.documents) {
@@ -205,11 +227,15 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   for (const double tau : options.tau_grid) {
     // Out-of-fold label probabilities of every document at this τ.
     std::vector<std::vector<std::array<double, label_count>>> probabilities(claims.size());
-    for (std::size_t fold = 0; fold < options.folds; ++fold) {
+    std::vector<LabelModel> fold_labels(options.folds);
+    for_each_fold(options.folds, [&](std::size_t fold) {
       std::vector<std::vector<double>> rows;
       std::vector<int> labels;
       label_training_rows(options, claims, fold, tau, rows, labels);
-      const LabelModel label = fit_label_model(rows, labels, options.label_l2);
+      fold_labels[fold] = fit_label_model(rows, labels, options.label_l2);
+    });
+    for (std::size_t fold = 0; fold < options.folds; ++fold) {
+      const LabelModel& label = fold_labels[fold];
       for (std::size_t c = 0; c < claims.size(); ++c) {
         if (claims[c].fold != fold) continue;
         for (const auto& document : claims[c].documents) {

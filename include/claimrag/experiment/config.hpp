@@ -97,8 +97,7 @@ struct EvidenceConfig {
 /// settings; runs when the original layout's train claims exist. The open setting's abstracts are
 /// BM25's top k (bm25.k1, bm25.b) with k chosen among open_k_grid by cross-validation on train.
 struct VerificationConfig {
-  /// Off by default: the stage takes minutes on two busy cores today, beyond the reproduction's budget.
-  bool enabled = false;
+  bool enabled = true;  ///< false skips the stage
   verification::VerificationOptions options;
   std::vector<std::size_t> open_k_grid{3, 5, 10};
 };
