@@ -43,10 +43,10 @@ void round_to_float(LabelModel& label) {
   round_matrix(label.model.bias);
 }
 
-std::vector<double> label_row(const VerificationOptions& options, const ClaimText& claim, const DocumentText& document,
+std::vector<double> label_row(const VerificationOptions& options, const std::string& claim_text, const ClaimText& claim, const DocumentText& document,
                               const EvidenceDocument& source, const std::vector<double>& probabilities,
                               const std::vector<std::size_t>& rationale, double tau) {
-  return options.claim_only ? claim_only_features(claim) : label_features(claim, document, source, probabilities, rationale, tau);
+  return options.claim_only ? claim_only_features(claim) : label_features(claim_text, claim, document, source, probabilities, rationale, tau);
 }
 
 const std::vector<std::string>& label_row_names(const VerificationOptions& options) {
@@ -71,12 +71,13 @@ DocumentVerdict decide(const EvidenceDocument& document, const std::vector<doubl
   return verdict;
 }
 
-DocumentVerdict FeatureVerifier::judge(const ClaimText& claim, const EvidenceDocument& document) const {
+DocumentVerdict FeatureVerifier::judge(const std::string& claim_text, const ClaimText& claim,
+                                       const EvidenceDocument& document) const {
   const DocumentText text = read_document(*fitted_.vectorizer, claim, document.sentences);
   const std::vector<double> p = fitted_.selector.probabilities(sentence_features(claim, text));
   std::vector<std::size_t> rationale = select_rationale(p, fitted_.tau, fitted_.options.max_rationale);
   if (rationale.empty()) rationale = best_sentences(p, 1);
-  const auto label = fitted_.label.probabilities(label_row(fitted_.options, claim, text, document, p, rationale, fitted_.tau));
+  const auto label = fitted_.label.probabilities(label_row(fitted_.options, claim_text, claim, text, document, p, rationale, fitted_.tau));
   return decide(document, p, label, fitted_.tau, fitted_.nei_threshold, fitted_.options.max_rationale);
 }
 
@@ -92,7 +93,7 @@ std::vector<ClaimVerdict> FeatureVerifier::verify(std::span<const VerificationIn
       verdict.claim_id = input.claim_id;
       if (input.documents.empty()) verdict.reason = "no retrieved abstract";
       const ClaimText claim = read_claim(*fitted_.vectorizer, input.claim);
-      for (const auto& document : input.documents) verdict.documents.push_back(judge(claim, document));
+      for (const auto& document : input.documents) verdict.documents.push_back(judge(input.claim, claim, document));
     } catch (...) {
       errors[static_cast<std::size_t>(c)] = std::current_exception();
     }

@@ -32,7 +32,7 @@ void round_to_float(SelectorModel& selector);
 void round_to_float(LabelModel& label);
 
 /// The label predictor's input row for `options` (label_features or claim_only_features).
-std::vector<double> label_row(const VerificationOptions& options, const ClaimText& claim, const DocumentText& document,
+std::vector<double> label_row(const VerificationOptions& options, const std::string& claim_text, const ClaimText& claim, const DocumentText& document,
                               const EvidenceDocument& source, const std::vector<double>& probabilities,
                               const std::vector<std::size_t>& rationale, double tau);
 /// Its column names.
@@ -64,7 +64,8 @@ class FeatureVerifier final : public ClaimVerifier {
   [[nodiscard]] const FittedVerifier& fitted() const { return fitted_; }
 
  private:
-  [[nodiscard]] DocumentVerdict judge(const ClaimText& claim, const EvidenceDocument& document) const;
+  [[nodiscard]] DocumentVerdict judge(const std::string& claim_text, const ClaimText& claim,
+                                      const EvidenceDocument& document) const;
   FittedVerifier fitted_;
 };
 

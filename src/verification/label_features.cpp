@@ -4,14 +4,19 @@
 #include <cmath>
 
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/text/relation_features.hpp"
 #include "claimrag/verification/rationale_selection.hpp"
 
 namespace claimrag::verification {
 
 const std::vector<std::string>& label_feature_names() {
-  static const std::vector<std::string> names{"selector_max",     "selector_top3",     "selector_count",
-                                              "selected_cosine",  "selected_jaccard",  "selected_coverage",
-                                              "retrieved",        "inverse_rank",      "retrieval_score"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n{"selector_max",     "selector_top3",    "selector_count",
+                               "selected_cosine",  "selected_jaccard", "selected_coverage",
+                               "retrieved",        "inverse_rank",     "retrieval_score"};
+    for (const auto name : text::relation_feature_names()) n.push_back("relation_" + std::string(name));
+    return n;
+  }();
   return names;
 }
 
@@ -32,7 +37,8 @@ std::vector<double> claim_only_features(const ClaimText& claim) {
   return row;
 }
 
-std::vector<double> label_features(const ClaimText& claim, const DocumentText& document, const EvidenceDocument& source,
+std::vector<double> label_features(const std::string& claim_text, const ClaimText& claim, const DocumentText& document,
+                                   const EvidenceDocument& source,
                                    const std::vector<double>& probabilities, const std::vector<std::size_t>& rationale,
                                    double tau) {
   const std::vector<std::size_t> top = best_sentences(probabilities, 3);
@@ -48,7 +54,9 @@ std::vector<double> label_features(const ClaimText& claim, const DocumentText& d
     parts.push_back(&document.tokens[s]);
   }
   const bool retrieved = source.retrieval_rank > 0;
-  return {top.empty() ? 0.0 : probabilities[top.front()],
+  std::string rationale_text;
+  for (const std::size_t s : rationale) rationale_text += (rationale_text.empty() ? "" : " ") + source.sentences[s];
+  std::vector<double> row{top.empty() ? 0.0 : probabilities[top.front()],
           top_mean,
           count,
           cosine,
@@ -57,6 +65,9 @@ std::vector<double> label_features(const ClaimText& claim, const DocumentText& d
           retrieved ? 1.0 : 0.0,
           retrieved ? 1.0 / static_cast<double>(source.retrieval_rank) : 0.0,
           retrieved ? std::log1p(std::max(0.0, source.retrieval_score)) : 0.0};
+  const std::vector<double> relation = text::relation_features(claim_text, rationale_text);
+  row.insert(row.end(), relation.begin(), relation.end());
+  return row;
 }
 
 }  // namespace claimrag::verification

@@ -136,7 +136,7 @@ std::vector<double> predicted_row(const VerificationOptions& options, const Prep
                                   const PreparedDocument& document, double tau) {
   std::vector<std::size_t> rationale = select_rationale(document.out_of_fold, tau, options.max_rationale);
   if (rationale.empty()) rationale = best_sentences(document.out_of_fold, 1);
-  return detail::label_row(options, claim.claim, document.text, *document.source, document.out_of_fold, rationale, tau);
+  return detail::label_row(options, claim.item->input.claim, claim.claim, document.text, *document.source, document.out_of_fold, rationale, tau);
 }
 
 LabelModel fit_label_model(const std::vector<std::vector<double>>& rows, const std::vector<int>& labels, double l2) {
@@ -171,7 +171,7 @@ void label_training_rows(const VerificationOptions& options, const std::vector<P
       rows.push_back(predicted_row(options, claim, document, tau));
       labels.push_back(static_cast<int>(document.gold->label));
       if (document.gold->label != Label::not_enough_info && !document.gold_rationale.empty() && !options.claim_only) {
-        rows.push_back(detail::label_row(options, claim.claim, document.text, *document.source, document.out_of_fold,
+        rows.push_back(detail::label_row(options, claim.item->input.claim, claim.claim, document.text, *document.source, document.out_of_fold,
                                          document.gold_rationale, tau));
         labels.push_back(static_cast<int>(document.gold->label));
       }

@@ -11,6 +11,8 @@
 //   retrieved           1 when the document came from a retrieval run (rank ≥ 1)
 //   inverse_rank        1 / retrieval rank (0 when given)
 //   retrieval_score     ln(1 + retrieval score) (0 when given)
+//   relation_*          text::relation_features(claim, the rationale's sentences joined by a space):
+//                       negation and null-result mismatch, direction-word polarity, numbers, hedges
 // The rationale is the selected sentences, or the single best one when none reaches τ, so the
 // text features always describe the document's most claim-like part.
 
@@ -31,7 +33,8 @@ std::vector<double> claim_only_features(const ClaimText& claim);
 
 /// One row of label_feature_names().size() values. `probabilities` has one entry per sentence of
 /// `document`; `rationale` indexes them (may be empty only for a document without sentences).
-std::vector<double> label_features(const ClaimText& claim, const DocumentText& document, const EvidenceDocument& source,
+std::vector<double> label_features(const std::string& claim_text, const ClaimText& claim, const DocumentText& document,
+                                   const EvidenceDocument& source,
                                    const std::vector<double>& probabilities, const std::vector<std::size_t>& rationale,
                                    double tau);
 
