@@ -5,7 +5,8 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "../verification/provisional_metrics.hpp"
+#include "../verification/verdict_scores.hpp"
+#include "claimrag/verification/prediction.hpp"
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
@@ -58,7 +59,7 @@ std::vector<ClaimVerdict> as_support(std::vector<ClaimVerdict> verdicts, bool on
 std::map<std::string, double> score(const std::vector<ClaimVerdict>& verdicts, const std::vector<LabelledInput>& items) {
   std::vector<const LabelledInput*> gold;
   for (const auto& item : items) gold.push_back(&item);
-  const auto s = detail::provisional_scores(verdicts, gold);
+  const auto s = detail::verdict_scores(verdicts, gold);
   std::map<std::string, double> named;
   const std::pair<const char*, const detail::F1Scores*> parts[] = {
       {"label_only", &s.label_only}, {"label_rationale", &s.label_rationale}, {"selection", &s.selection}, {"selection_label", &s.selection_label}};
@@ -95,6 +96,13 @@ void run_verification_stage(const ExperimentConfig& config, const fs::path& work
   for (const char* metric : kMetrics) {
     for (const char* part : {"precision", "recall", "f1"}) table.columns.push_back(std::string(metric) + "_" + part);
   }
+  // Predictions in SciFact's format (plus our probabilities and sentence scores), one file per row.
+  const auto write = [&](const std::string& setting, const std::string& system, const std::vector<ClaimVerdict>& verdicts,
+                         const std::vector<LabelledInput>& items) {
+    std::vector<ClaimPrediction> predictions;
+    for (std::size_t c = 0; c < verdicts.size(); ++c) predictions.push_back(to_prediction(verdicts[c], &items[c].input));
+    write_predictions(predictions, work / "verification" / (setting + "_" + system + ".jsonl"));
+  };
   const auto add_row = [&](const std::string& setting, const std::string& system, const std::map<std::string, double>& scores) {
     std::vector<std::string> row{setting, system};
     for (const char* metric : kMetrics) {
@@ -114,12 +122,17 @@ void run_verification_stage(const ExperimentConfig& config, const fs::path& work
     cv[setting + "_tau"] = trained.report.tau;
     cv[setting + "_nei_threshold"] = trained.report.nei_threshold;
     for (const auto& [name, value] : trained.report.cross_validation) cv[setting + "_" + name] = value;
-    const auto verdicts = verify_all(*trained.verifier, dev_items);
-    add_row(setting, "claimrag", score(verdicts, dev_items));
-    add_row(setting, "always_support", score(as_support(verdicts, false), dev_items));
-    add_row(setting, "support_replaced", score(as_support(verdicts, true), dev_items));
     const Trained baseline = train(train_items, corpus_texts, claim_only);
-    add_row(setting, "claim_only", score(verify_all(*baseline.verifier, dev_items), dev_items));
+    const auto verdicts = verify_all(*trained.verifier, dev_items);
+    const std::pair<const char*, std::vector<ClaimVerdict>> systems[] = {
+        {"claimrag", verdicts},
+        {"always_support", as_support(verdicts, false)},
+        {"support_replaced", as_support(verdicts, true)},
+        {"claim_only", verify_all(*baseline.verifier, dev_items)}};
+    for (const auto& [system, system_verdicts] : systems) {
+      write(setting, system, system_verdicts, dev_items);
+      add_row(setting, system, score(system_verdicts, dev_items));
+    }
   };
 
   const auto oracle_train = oracle_inputs(train_claims, index);

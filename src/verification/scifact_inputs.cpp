@@ -56,7 +56,10 @@ std::vector<LabelledInput> oracle_inputs(const std::vector<dataset::Claim>& clai
     LabelledInput item = start(claim);
     std::vector<std::string> doc_ids;
     if (claim.evidence.empty()) {
-      doc_ids = claim.cited_doc_ids;
+      // SciFact lists some cited abstracts twice; a document is judged once.
+      for (const auto& doc_id : claim.cited_doc_ids) {
+        if (std::find(doc_ids.begin(), doc_ids.end(), doc_id) == doc_ids.end()) doc_ids.push_back(doc_id);
+      }
     } else {
       for (const auto& [doc_id, sets] : claim.evidence) doc_ids.push_back(doc_id);
     }

@@ -10,7 +10,7 @@
 #include "claimrag/verification/rationale_selection.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 #include "feature_verifier.hpp"
-#include "provisional_metrics.hpp"
+#include "verdict_scores.hpp"
 
 namespace claimrag::verification {
 namespace {
@@ -254,7 +254,7 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
               detail::decide(*document.source, document.out_of_fold, probabilities[c][d], tau, theta, options.max_rationale));
         }
       }
-      const detail::TaskScores scores = detail::provisional_scores(verdicts, gold);
+      const detail::TaskScores scores = detail::verdict_scores(verdicts, gold);
       spdlog::debug("verifier CV τ {} θ {}: Label+Rationale F1 {:.4f}", tau, theta, scores.label_rationale.f1);
       if (scores.label_rationale.f1 > best) {
         best = scores.label_rationale.f1;

@@ -2,7 +2,7 @@
 // SciFact claims as verification inputs with their gold answers, in the two settings the task is
 // scored in:
 //  - oracle: a claim with evidence gets its gold evidence abstracts; a claim without evidence
-//    (NOT ENOUGH INFO) gets its cited abstracts, each NEI;
+//    (NOT ENOUGH INFO) gets its cited abstracts (each once, in citation order), each NEI;
 //  - open: the top `k` abstracts of a retrieval run over the whole corpus, each gold-labelled as
 //    the evidence says (NEI for every abstract without evidence for the claim).
 // Sentences are the `abstract` array of original/corpus.jsonl, so indices are SciFact's.

@@ -1,7 +1,7 @@
 #pragma once
-// Provisional scorer of SciFact's four F1s (abstract Label-only / Label+Rationale, sentence
-// Selection-only / Selection+Label) for cross-validation, until the official implementation of
-// the metrics lands in this module.
+// SciFact's four F1s (abstract Label-only / Label+Rationale, sentence Selection-only /
+// Selection+Label) of verdicts against labelled inputs, through the official metrics
+// (official_metrics.hpp): what cross-validation and the reproduction stage score with.
 
 #include <map>
 #include <string>
@@ -22,6 +22,6 @@ struct TaskScores {
 
 /// Scores verdicts[i] against gold[i].evidence (parallel vectors); NEI verdicts are ignored and
 /// only the first 3 rationale sentences count for the abstract-level rationale.
-TaskScores provisional_scores(const std::vector<ClaimVerdict>& verdicts, const std::vector<const LabelledInput*>& gold);
+TaskScores verdict_scores(const std::vector<ClaimVerdict>& verdicts, const std::vector<const LabelledInput*>& gold);
 
 }  // namespace claimrag::verification::detail
