@@ -11,6 +11,7 @@
 #include "claimrag/experiment/gate_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
+#include "claimrag/experiment/verification_stage.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -99,11 +100,27 @@ Stage gate_stage(const ExperimentConfig& config) {
 
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
-                                              "training_runs", "evidence", "evidence_gold", "gate"};
+                                              "training_runs", "evidence", "evidence_gold", "gate", "verification"};
   return names;
 }
 
 namespace {
+
+/// The stages that read SciFact's original layout (gold rationales and labels).
+bool needs_original_layout(const std::string& name) { return name == "evidence_gold" || name == "verification"; }
+
+/// Claim verification (experiment/verification_stage.hpp): its own retrieval, so no inputs here.
+Stage verification_stage() {
+  Stage stage{"verification",
+              {},
+              {"tables/verification.tsv", "models/verifier_oracle.safetensors", "models/verifier_open.safetensors"},
+              {}};
+  stage.run = [](StageContext& context) {
+    context.timer.time("claim verification",
+                       [&] { run_verification_stage(context.config, context.work, context.results); });
+  };
+  return stage;
+}
 
 Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "statistics") return statistics_stage();
@@ -115,6 +132,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "evidence") return evidence_stage("pseudo");
   if (name == "evidence_gold") return evidence_stage("gold");
   if (name == "gate") return gate_stage(config);
+  if (name == "verification") return verification_stage();
   std::string known;
   for (const auto& stage : stage_names()) known += (known.empty() ? "" : ", ") + stage;
   throw UsageError("stages: unknown stage \"" + name + "\" (known: " + known + ")");
@@ -127,13 +145,13 @@ std::vector<Stage> plan_stages(const ExperimentConfig& config) {
   std::vector<std::string> names = config.stages;
   if (names.empty()) {
     for (const auto& name : stage_names()) {
-      if (name != "evidence_gold" || !config.data.original.empty()) names.push_back(name);
+      if (!needs_original_layout(name) || !config.data.original.empty()) names.push_back(name);
     }
   }
   std::vector<Stage> stages;
   for (const auto& name : names) {
-    if (name == "evidence_gold" && config.data.original.empty()) {
-      throw UsageError("stages: evidence_gold trains on SciFact's gold rationales and needs data.original");
+    if (needs_original_layout(name) && config.data.original.empty()) {
+      throw UsageError("stages: " + name + " trains on SciFact's gold rationales and needs data.original");
     }
     stages.push_back(make_stage(name, config));
   }

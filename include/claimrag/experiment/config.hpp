@@ -13,6 +13,7 @@
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
+#include "claimrag/verification/trained_verifier.hpp"
 
 namespace claimrag::experiment {
 
@@ -94,6 +95,15 @@ struct EvidenceConfig {
   std::size_t selected = 2;
 };
 
+/// "verification": the claim verifier (verification/trained_verifier.hpp) in the oracle and open
+/// settings; runs when the original layout's train claims exist. The open setting's abstracts are
+/// BM25's top k (bm25.k1, bm25.b) with k chosen among open_k_grid by cross-validation on train.
+struct VerificationConfig {
+  verification::VerificationOptions options;
+  std::vector<std::size_t> open_k_grid{3, 5, 10};
+  std::string paper;  ///< VeriSci's published numbers shown beside ours (configs/paper/verisci.json); empty: none
+};
+
 struct ExperimentConfig {
   std::string name = "experiment";
   std::uint64_t seed = 42;
@@ -106,6 +116,7 @@ struct ExperimentConfig {
   EvaluationConfig evaluation;
   VerifierConfig verifier;
   EvidenceConfig evidence;
+  VerificationConfig verification;
   /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
   /// the file: every stage whose inputs the data has (the gold-rationale one only with
   /// data.original).

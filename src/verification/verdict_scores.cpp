@@ -1,0 +1,37 @@
+#include "verdict_scores.hpp"
+
+#include "claimrag/verification/official_metrics.hpp"
+#include "claimrag/verification/prediction.hpp"
+
+namespace claimrag::verification::detail {
+namespace {
+
+// The gold claim as the official metrics read it, rebuilt from a labelled input's evidence.
+dataset::Claim gold_claim(const LabelledInput& item) {
+  dataset::Claim claim;
+  claim.id = item.input.claim_id;
+  claim.text = item.input.claim;
+  for (const auto& [doc_id, gold] : item.evidence) {
+    auto& sets = claim.evidence[doc_id];
+    for (const auto& rationale : gold.rationale_sets) {
+      sets.push_back({std::vector<int>(rationale.begin(), rationale.end()), std::string(label_name(gold.label))});
+    }
+  }
+  return claim;
+}
+
+F1Scores f1(const PrecisionRecallF1& s) { return {s.precision, s.recall, s.f1}; }
+
+}  // namespace
+
+TaskScores verdict_scores(const std::vector<ClaimVerdict>& verdicts, const std::vector<const LabelledInput*>& gold) {
+  VerificationCounts counts;
+  for (std::size_t c = 0; c < verdicts.size(); ++c) {
+    const ClaimPrediction prediction = to_prediction(verdicts[c]);
+    counts += count_claim(&prediction, gold_claim(*gold[c]));
+  }
+  const OfficialScores s = scores_from_counts(counts);
+  return {f1(s.abstract_label_only), f1(s.abstract_rationalized), f1(s.sentence_selection), f1(s.sentence_label)};
+}
+
+}  // namespace claimrag::verification::detail

@@ -1,0 +1,143 @@
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <fstream>
+#include <string>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/linear/softmax_regression.hpp"
+#include "claimrag/verification/claim_folds.hpp"
+#include "claimrag/verification/rationale_selection.hpp"
+#include "claimrag/verification/trained_verifier.hpp"
+#include "support/temp_folder.hpp"
+
+using namespace claimrag::verification;
+
+TEST(VerificationFolds, FamiliesSharingADocumentStayTogether) {
+  // Claims 0 and 1 share B; claims 2 and 4 share C; claim 3 is alone. Families of two go first
+  // (the one with the earlier claim to fold 0), then claim 3 to the emptier fold (a tie: fold 0).
+  const std::vector<std::vector<std::string>> docs{{"A", "B"}, {"B"}, {"C"}, {"D"}, {"C", "E"}};
+  EXPECT_EQ(family_folds(docs, 2), (std::vector<std::size_t>{0, 0, 1, 0, 1}));
+  // A chain A-B, B-C ties all three claims together even though 0 and 2 share nothing.
+  EXPECT_EQ(family_folds({{"A", "B"}, {"X"}, {"B", "C"}, {"C"}}, 2), (std::vector<std::size_t>{0, 1, 0, 0}));
+  EXPECT_THROW(family_folds(docs, 1), claimrag::UsageError);
+}
+
+TEST(VerificationSelection, AtMostMaxSentencesAtOrAboveTau) {
+  const std::vector<double> p{0.2, 0.9, 0.5, 0.9, 0.7};
+  EXPECT_EQ(select_rationale(p, 0.5, 3), (std::vector<std::size_t>{1, 3, 4}));  // ties: earlier first
+  EXPECT_EQ(select_rationale(p, 0.5, 5), (std::vector<std::size_t>{1, 3, 4, 2}));
+  EXPECT_EQ(select_rationale(p, 0.8, 3), (std::vector<std::size_t>{1, 3}));
+  EXPECT_TRUE(select_rationale(p, 0.95, 3).empty());
+  EXPECT_EQ(best_sentences(p, 2), (std::vector<std::size_t>{1, 3}));
+  EXPECT_THROW(select_rationale(p, 0.5, 0), claimrag::UsageError);
+}
+
+TEST(SoftmaxRegression, SeparatesThreeClusters) {
+  using namespace claimrag::linear;
+  RowMatrixXd X(9, 2);
+  X << 3, 0, 3.2, 0.1, 2.9, -0.2, 0, 3, 0.1, 3.1, -0.2, 2.8, -3, -3, -2.8, -3.1, -3.1, -2.9;
+  const std::vector<int> labels{0, 0, 0, 1, 1, 1, 2, 2, 2};
+  SoftmaxRegressionOptions options;
+  options.l2 = 1e-3;
+  const auto model = fit_softmax_regression(X, labels, 3, options);
+  EXPECT_TRUE(model.converged);
+  const Eigen::MatrixXd p = model.predict_probabilities(X);
+  for (Eigen::Index i = 0; i < 9; ++i) {
+    EXPECT_NEAR(p.row(i).sum(), 1.0, 1e-12);
+    EXPECT_GT(p(i, labels[static_cast<std::size_t>(i)]), 0.9) << "row " << i;
+  }
+  // At the optimum the gradient vanishes.
+  EXPECT_LT(softmax_gradient(X, labels, model, options).norm(), 1e-6);
+  EXPECT_THROW(fit_softmax_regression(X, std::vector<int>{0, 1, 2, 3, 0, 0, 0, 0, 0}, 3), claimrag::UsageError);
+}
+
+namespace {
+
+LabelledInput toy_claim(int i) {
+  const bool negated = i % 2 == 1;
+  const bool nei = i % 3 == 2;
+  LabelledInput item;
+  item.input.claim_id = std::to_string(i);
+  item.input.claim = negated ? "aspirin does not reduce headache " + std::to_string(i) : "aspirin reduces headache " + std::to_string(i);
+  EvidenceDocument doc{"d" + std::to_string(i), "title", {}, 0, 0.0};
+  doc.sentences = {"patients were enrolled in the study", nei ? "coffee was served to the nurses" : "aspirin reduces headache pain in adults",
+                   "the weather was sunny", "aspirin tablets were given to headache patients"};
+  GoldDocument gold;
+  if (!nei) {
+    gold.label = negated ? Label::contradict : Label::support;
+    gold.rationale_sets = {{1}};
+    item.evidence.emplace(doc.doc_id, gold);
+  }
+  item.family_doc_ids = {doc.doc_id};
+  item.input.documents.push_back(doc);
+  item.gold.push_back(gold);
+  return item;
+}
+
+VerifierTrainingData toy_data() {
+  VerifierTrainingData data;
+  for (int i = 0; i < 12; ++i) data.claims.push_back(toy_claim(i));
+  data.corpus_texts = {"aspirin reduces headache pain", "coffee nurses weather sunny", "patients enrolled study tablets"};
+  return data;
+}
+
+VerificationOptions toy_options() {
+  VerificationOptions options;
+  options.folds = 3;
+  return options;
+}
+
+std::vector<VerificationInput> inputs_of(const VerifierTrainingData& data) {
+  std::vector<VerificationInput> inputs;
+  for (const auto& item : data.claims) inputs.push_back(item.input);
+  inputs.push_back({"empty", "no documents at all", {}});
+  return inputs;
+}
+
+}  // namespace
+
+TEST(ClaimVerifier, VerdictsSaveLoadRoundTripAndThreadCounts) {
+  const auto data = toy_data();
+  const auto inputs = inputs_of(data);
+  omp_set_num_threads(1);
+  TrainingReport report;
+  const auto verifier = train_claim_verifier(data, toy_options(), &report);
+  const auto one = verifier->verify(inputs);
+  omp_set_num_threads(2);
+  const auto two = train_claim_verifier(data, toy_options())->verify(inputs);
+  ASSERT_EQ(one.size(), inputs.size());
+  EXPECT_EQ(one.back().reason, "no retrieved abstract");
+  EXPECT_TRUE(one.back().documents.empty());
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "verifier.safetensors";
+  verifier->save(file);
+  const auto loaded = load_claim_verifier(file)->verify(inputs);
+  for (std::size_t c = 0; c < inputs.size(); ++c) {
+    ASSERT_EQ(one[c].documents.size(), loaded[c].documents.size());
+    for (std::size_t d = 0; d < one[c].documents.size(); ++d) {
+      EXPECT_EQ(one[c].documents[d].probabilities, loaded[c].documents[d].probabilities);
+      EXPECT_EQ(one[c].documents[d].probabilities, two[c].documents[d].probabilities);
+      EXPECT_EQ(one[c].documents[d].rationale, loaded[c].documents[d].rationale);
+      EXPECT_EQ(one[c].documents[d].label, loaded[c].documents[d].label);
+      EXPECT_NEAR(one[c].documents[d].probabilities[0] + one[c].documents[d].probabilities[1] +
+                      one[c].documents[d].probabilities[2], 1.0, 1e-12);
+      EXPECT_EQ(one[c].documents[d].sentence_scores.size(), 4u);
+    }
+  }
+  // The rationale sentence is the one the selector learnt to prefer on the evidence documents.
+  EXPECT_EQ(one[0].documents[0].rationale.front(), 1u);
+
+  VerificationOptions other = toy_options();
+  other.folds = 4;
+  EXPECT_THROW(load_claim_verifier(file, &other), claimrag::DataError);
+  const VerificationOptions same = toy_options();
+  EXPECT_NO_THROW(load_claim_verifier(file, &same));
+
+  std::string bytes = claimrag::io::read_file(file);
+  bytes[bytes.size() - 3] = static_cast<char>(bytes[bytes.size() - 3] ^ 0x10);  // one bit of a tensor
+  const auto damaged = folder.path() / "damaged.safetensors";
+  std::ofstream(damaged, std::ios::binary) << bytes;
+  EXPECT_THROW(load_claim_verifier(damaged), claimrag::DataError);
+}
