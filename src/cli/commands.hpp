@@ -15,5 +15,6 @@ void add_reproduce_command(CLI::App& root);
 void add_fuse_command(CLI::App& root);
 void add_rerank_command(CLI::App& root);
 void add_extract_evidence_command(CLI::App& root);
+void add_verify_command(CLI::App& root);
 
 }  // namespace claimrag::cli

@@ -1,0 +1,164 @@
+#include "claimrag/experiment/verify_stage.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <optional>
+
+#include "claimrag/bm25/search.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/verification/verdict_report.hpp"
+#include "claimrag/verification/verification_pairs.hpp"
+#include "claimrag/verification/verify_inputs.hpp"
+
+namespace claimrag::experiment {
+namespace {
+
+using verification::VerificationInput;
+
+/// The corpus and the sentences the verifier reads of it; the sentences refer to the corpus.
+struct CorpusView {
+  std::filesystem::path corpus_path;
+  dataset::Corpus corpus;
+  std::optional<verification::DocumentSentences> sentences;
+};
+
+void load_corpus_view(const VerifyRequest& request, CorpusView& view) {
+  view.corpus_path = request.data / "corpus.jsonl";
+  view.corpus = dataset::load_corpus(view.corpus_path);
+  if (request.original.empty()) {
+    view.sentences.emplace(view.corpus);
+  } else {
+    const auto abstracts_path = request.original / "corpus.jsonl";
+    view.sentences.emplace(view.corpus, dataset::load_abstracts(abstracts_path), abstracts_path);
+  }
+}
+
+std::vector<VerificationInput> run_inputs(const VerifyRequest& request, std::size_t k) {
+  const auto claims = select_queries(request.data, request.claims);
+  const run::Run run = run::read_trec_run(request.run);
+  std::size_t ranked = 0;
+  for (const auto& claim : claims) ranked += run.find(claim.id) != nullptr ? 1 : 0;
+  if (ranked == 0 && !claims.empty() && !run.rankings.empty()) {
+    throw DataError(request.run.string(), "ranks none of the " + std::to_string(claims.size()) +
+                                              " claims to verify (first claim id " + claims.front().id +
+                                              "): a run of other claims?");
+  }
+  if (ranked < claims.size()) {
+    spdlog::warn("{} of {} claims have no ranking in {}: verdict NEI with reason \"{}\"", claims.size() - ranked,
+                 claims.size(), request.run.string(), verification::kNoRetrievedAbstract);
+  }
+  CorpusView view;
+  load_corpus_view(request, view);
+  return verification::inputs_from_run(claims, run, *view.sentences, k, request.run.string());
+}
+
+std::vector<VerificationInput> claim_inputs(const VerifyRequest& request, const ExperimentConfig& config, std::size_t k) {
+  CorpusView view;
+  load_corpus_view(request, view);
+  // Building the index costs about as much as reading a saved one here, so --index is optional.
+  const bm25::InvertedIndex index = request.index.empty()
+                                        ? bm25::build_index(view.corpus, view.corpus.checksum)
+                                        : load_checked_index(request.index, view.corpus, view.corpus_path);
+  const bm25::Searcher searcher(index, config.bm25.parameters);
+  run::Run run;
+  run.tag = "bm25";
+  run.add(bm25::to_ranking(index, "claim", searcher.search(request.claim, k)));
+  if (run.rankings.front().documents.empty()) spdlog::warn("no abstract shares a word with the claim");
+  const std::vector<dataset::Query> claims{{"claim", request.claim, "{}"}};
+  return verification::inputs_from_run(claims, run, *view.sentences, k, "BM25 retrieval");
+}
+
+void warn_truncation(std::size_t truncated) {
+  if (truncated > 0) spdlog::warn("{} sentences were cut to the model's maximum length (counted in the output)", truncated);
+}
+
+}  // namespace
+
+VerifyMode verify_mode(const VerifyRequest& request) {
+  const bool by_run = !request.run.empty();
+  const bool by_pairs = !request.pairs.empty();
+  const bool by_claim = !request.claim.empty();
+  if (by_run + by_pairs + by_claim != 1) throw UsageError("give exactly one of --run, --pairs and --claim");
+  const auto refuse = [](bool given, const char* flag, const char* mode) {
+    if (given) throw UsageError(std::string(flag) + " does not apply with " + mode);
+  };
+  const auto require = [](bool given, const char* flag, const char* mode) {
+    if (!given) throw UsageError(std::string(mode) + " needs " + flag);
+  };
+  const bool selects_claims = !request.claims.split.empty() || !request.claims.queries_file.empty();
+  if (!request.model.empty() && !request.save_model.empty()) {
+    throw UsageError("--save-model saves a trained verifier: give it without --model");
+  }
+  if (by_claim) {
+    if (request.claim.find_first_not_of(" \t\r\n") == std::string::npos) throw UsageError("--claim is empty");
+    require(!request.data.empty(), "--data", "--claim");
+    refuse(selects_claims, "--split/--queries", "--claim");
+    refuse(!request.out.empty(), "--out (the verdict goes to stdout)", "--claim");
+    return VerifyMode::claim;
+  }
+  refuse(request.json, "--json", by_run ? "--run" : "--pairs");
+  refuse(!request.index.empty(), "--index", by_run ? "--run" : "--pairs");
+  require(!request.out.empty(), "--out", by_run ? "--run" : "--pairs");
+  if (by_pairs) {
+    refuse(selects_claims, "--split/--queries", "--pairs");
+    refuse(request.k > 0, "--k", "--pairs");
+    return VerifyMode::pairs;
+  }
+  require(!request.data.empty(), "--data", "--run");
+  require(selects_claims, "--split or --queries", "--run");
+  return VerifyMode::run;
+}
+
+std::size_t documents_per_claim(const VerifyRequest& request, const ExperimentConfig& config) {
+  (void)config;
+  if (request.k == 0) throw UsageError("give --k");
+  return request.k;
+}
+
+std::vector<VerificationInput> verify_inputs(const VerifyRequest& request, const ExperimentConfig& config) {
+  switch (verify_mode(request)) {
+    case VerifyMode::pairs: return verification::read_verification_pairs(request.pairs);
+    case VerifyMode::run: return run_inputs(request, documents_per_claim(request, config));
+    case VerifyMode::claim: return claim_inputs(request, config, documents_per_claim(request, config));
+  }
+  throw InternalError("verify_inputs: unknown mode");
+}
+
+VerifySummary deliver_verdicts(const verification::ClaimVerifier& verifier, const VerifyRequest& request,
+                               std::span<const VerificationInput> inputs, std::ostream& out) {
+  const auto verdicts = verification::verify_claims(verifier, inputs);
+  VerifySummary summary;
+  summary.claims = verdicts.size();
+  for (const auto& verdict : verdicts) {
+    summary.documents += verdict.documents.size();
+    summary.claims_without_documents += verdict.documents.empty() ? 1 : 0;
+    summary.not_enough_evidence += verification::not_enough_evidence(verdict) ? 1 : 0;
+  }
+  summary.truncated_sentences = verification::truncated_sentence_count(verdicts);
+  switch (verify_mode(request)) {
+    case VerifyMode::pairs:
+      verification::write_pair_verdicts(request.out, inputs, verdicts);
+      break;
+    case VerifyMode::run:
+      throw InternalError("prediction output not wired yet");
+    case VerifyMode::claim:
+      out << (request.json ? verification::claim_verdict_json(inputs.front(), verdicts.front()).dump(2) + "\n"
+                           : verification::claim_verdict_text(inputs.front(), verdicts.front()));
+      out.flush();
+      break;
+  }
+  warn_truncation(summary.truncated_sentences);
+  return summary;
+}
+
+}  // namespace claimrag::experiment
+
+namespace claimrag::experiment {
+
+VerifySummary run_verify(const VerifyRequest& request, const ExperimentConfig& config, std::ostream& out) {
+  const auto inputs = verify_inputs(request, config);
+  (void)out;
+  throw UsageError("no trained verifier is available yet");
+}
+
+}  // namespace claimrag::experiment
