@@ -6,6 +6,7 @@
 #include "claimrag/experiment/evaluate_stage.hpp"
 #include "claimrag/experiment/evidence_evaluation.hpp"
 #include "claimrag/experiment/expectations.hpp"
+#include "claimrag/experiment/verification_evaluation.hpp"
 #include "claimrag/io/table.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -48,6 +49,7 @@ void add_evaluate_command(CLI::App& root) {
     std::string original;
     std::string config;
     std::string results;
+    std::string verification;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand("evaluate", "Score a run (nDCG@k, Recall@k) and check it against frozen values");
@@ -60,7 +62,12 @@ void add_evaluate_command(CLI::App& root) {
   auto* evidence_option = command->add_option("--evidence", options->evidence,
                                               "Evidence JSON Lines of extract-evidence (instead of --run; section default \"evidence\")");
   run_option->excludes(evidence_option);
-  command->add_option("--original", options->original, "With --evidence: SciFact release layout, adds gold-rationale metrics");
+  auto* verification_option = command->add_option(
+      "--verification", options->verification,
+      "Verification predictions (JSON Lines): SciFact's official metrics (needs --original; section default \"verification\")");
+  verification_option->excludes(run_option)->excludes(evidence_option)->excludes(results_option);
+  command->add_option("--original", options->original,
+                      "SciFact release layout: with --evidence adds gold-rationale metrics; with --verification the gold");
   add_config_option(*command, options->config);  // with --evidence: the sentence splitter's minimum length
   command->add_option("--metrics", options->metrics,
                       "Metrics, e.g. ndcg@5,10,recall@100 (default: those --check expects, else the config's)");
@@ -74,8 +81,26 @@ void add_evaluate_command(CLI::App& root) {
       print_and_enforce(experiment::check_all(options->check, experiment::read_results(options->results)), options->check);
       return;
     }
+    if (!options->verification.empty()) {
+      if (options->original.empty() || options->split.empty() || options->out.empty()) {
+        throw UsageError("--verification needs --original, --split and --out");
+      }
+      const auto metrics = experiment::evaluate_verification({options->verification, options->original, options->split});
+      if (metrics.claims_without_prediction > 0) {
+        spdlog::warn("{} claims of split {} have no line in {}: they predict nothing", metrics.claims_without_prediction,
+                     options->split, options->verification);
+      }
+      if (metrics.documents_over_sentence_cap > 0) {
+        spdlog::warn("{} predicted abstracts have more than 3 sentences: the abstract level reads the first 3",
+                     metrics.documents_over_sentence_cap);
+      }
+      experiment::write_verification_evaluation(metrics, options->verification, options->split, options->out);
+      report_and_check("verification", experiment::verification_metric_values(metrics.scores), options->check,
+                       options->section.empty() ? "verification" : options->section);
+      return;
+    }
     if (options->run.empty() == options->evidence.empty()) {
-      throw UsageError("evaluate needs exactly one of --run, --evidence and --results");
+      throw UsageError("evaluate needs exactly one of --run, --evidence, --verification and --results");
     }
     if (options->data.empty() || options->split.empty() || options->out.empty()) {
       throw UsageError("--run and --evidence need --data, --split and --out");

@@ -94,6 +94,14 @@ std::vector<Claim> load_claims(const std::filesystem::path& claims_jsonl,
         if (sets.get_array().get(array)) fields.fail("evidence of a document is not an array");
         auto& target = claim.evidence[std::string(doc_id)];
         for (simdjson::dom::element set : array) target.push_back(read_evidence_set(fields, set));
+        // SciFact gives one verdict per (claim, abstract); its official scorer reads the first
+        // set's label as the document's, so sets that disagree would be scored arbitrarily.
+        for (const auto& rationale : target) {
+          if (rationale.label != target.front().label) {
+            fields.fail("the rationale sets of document " + std::string(doc_id) + " disagree on the label (" +
+                        target.front().label + " and " + rationale.label + ")");
+          }
+        }
         if (abstracts == nullptr) continue;
         const auto known = sentence_count.find(std::string(doc_id));
         if (known == sentence_count.end()) {

@@ -182,3 +182,45 @@ TEST(SciFactOriginal, RefusesRationalesPastTheAbstractAndUnknownLabels) {
       },
       "c.jsonl:1: evidence names document 99");
 }
+
+TEST(SciFactOriginal, RefusesRationaleSetsOfOneDocumentThatDisagreeOnTheLabel) {
+  TempFolder folder;
+  const auto file = folder.write("claims.jsonl",
+                                 R"({"id": 1, "claim": "C", "evidence": {"11": [{"sentences": [0], "label": "SUPPORT"}]}})"
+                                 "\n"
+                                 R"({"id": 2, "claim": "D", "evidence": {"11": [{"sentences": [0], "label": "SUPPORT"}, )"
+                                 R"({"sentences": [1], "label": "CONTRADICT"}]}})"
+                                 "\n");
+  expect_error<DataError>([&] { dataset::load_claims(file); },
+                          "claims.jsonl:2: the rationale sets of document 11 disagree on the label (SUPPORT and CONTRADICT)");
+}
+
+TEST(SciFactOriginal, RealDevClaimsKeepTheirLabels) {
+  const auto claims_file = std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "data/scifact/original/claims_dev.jsonl";
+  if (!std::filesystem::exists(claims_file)) GTEST_SKIP() << "no SciFact data at " << claims_file;
+  const auto claims = dataset::load_claims(claims_file);
+  ASSERT_EQ(claims.size(), 300u);
+  std::size_t documents = 0, supported = 0, contradicted = 0;
+  for (const auto& claim : claims) {
+    for (const auto& [doc_id, sets] : claim.evidence) {
+      ++documents;
+      supported += sets.front().label == "SUPPORT" ? 1 : 0;
+      contradicted += sets.front().label == "CONTRADICT" ? 1 : 0;
+    }
+  }
+  // 209 evidence abstracts on dev, each labelled: SUPPORT 138, CONTRADICT 71 (counted from the
+  // file with a separate script when this test was written).
+  EXPECT_EQ(documents, 209u);
+  EXPECT_EQ(supported, 138u);
+  EXPECT_EQ(contradicted, 71u);
+  // The file's first lines: claim 1 has no evidence; claim 3 two SUPPORT sets in abstract 14717500.
+  EXPECT_EQ(claims[0].id, "1");
+  EXPECT_TRUE(claims[0].evidence.empty());
+  ASSERT_EQ(claims[1].id, "3");
+  const auto& sets = claims[1].evidence.at("14717500");
+  ASSERT_EQ(sets.size(), 2u);
+  EXPECT_EQ(sets[0].sentences, (std::vector<int>{2, 5}));
+  EXPECT_EQ(sets[0].label, "SUPPORT");
+  EXPECT_EQ(sets[1].sentences, (std::vector<int>{7}));
+  EXPECT_EQ(sets[1].label, "SUPPORT");
+}

@@ -33,8 +33,10 @@ struct Claim {
 /// original/corpus.jsonl: {"doc_id": int, "title", "abstract": [sentence, ...], "structured"}.
 std::vector<Abstract> load_abstracts(const std::filesystem::path& corpus_jsonl);
 
-/// original/claims_*.jsonl: {"id", "claim", "evidence"?, "cited_doc_ids"?}. Evidence whose
-/// sentence index falls outside its abstract is refused when `abstracts` is given.
+/// original/claims_*.jsonl: {"id", "claim", "evidence"?, "cited_doc_ids"?}. Every rationale set
+/// keeps its label; a label other than SUPPORT or CONTRADICT, or sets of one document that
+/// disagree on the label, are a DataError naming file and line. Evidence whose sentence index
+/// falls outside its abstract is refused when `abstracts` is given.
 std::vector<Claim> load_claims(const std::filesystem::path& claims_jsonl,
                                const std::vector<Abstract>* abstracts = nullptr);
 
