@@ -6,6 +6,7 @@
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/verification/prediction.hpp"
 #include "claimrag/verification/verdict_report.hpp"
 #include "claimrag/verification/verification_pairs.hpp"
 #include "claimrag/verification/verify_inputs.hpp"
@@ -139,8 +140,13 @@ VerifySummary deliver_verdicts(const verification::ClaimVerifier& verifier, cons
     case VerifyMode::pairs:
       verification::write_pair_verdicts(request.out, inputs, verdicts);
       break;
-    case VerifyMode::run:
-      throw InternalError("prediction output not wired yet");
+    case VerifyMode::run: {
+      std::vector<verification::ClaimPrediction> predictions;
+      predictions.reserve(verdicts.size());
+      for (std::size_t c = 0; c < verdicts.size(); ++c) predictions.push_back(verification::to_prediction(verdicts[c], &inputs[c]));
+      verification::write_predictions(predictions, request.out);
+      break;
+    }
     case VerifyMode::claim:
       out << (request.json ? verification::claim_verdict_json(inputs.front(), verdicts.front()).dump(2) + "\n"
                            : verification::claim_verdict_text(inputs.front(), verdicts.front()));

@@ -9,6 +9,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/bm25_stage.hpp"
 #include "claimrag/experiment/verify_stage.hpp"
+#include "claimrag/verification/prediction.hpp"
 #include "overlap_verifier.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
@@ -126,6 +127,56 @@ TEST(VerifyStage, PairsAreWrittenInInputOrderAndBadPairsWriteNothing) {
   request.out = folder.path() / "bad_out.jsonl";
   expect_error<DataError>([&] { (void)experiment::verify_inputs(request, experiment::ExperimentConfig{}); }, "bad.jsonl:2: duplicate id");
   EXPECT_FALSE(fs::exists(request.out));
+}
+
+TEST(VerifyStage, RunClaimsGetOnePredictionLineEachInSplitOrderUnrankedOnesWithTheirReason) {
+  TempFolder folder;
+  VerifyRequest request;
+  request.data = kTinyBeir;
+  request.claims.split = "test";
+  request.k = 1;
+  // q2 is ranked before q1 in the file; q3, q4 and q5 are not ranked at all.
+  request.run = folder.write("run.trec", "q2 Q0 d3 1 4 t\nq1 Q0 d1 1 5 t\nq1 Q0 d5 2 2 t\n");
+  request.out = folder.path() / "pred.jsonl";
+  const auto inputs = experiment::verify_inputs(request, experiment::ExperimentConfig{});
+  std::ostringstream unused;
+  const auto summary = experiment::deliver_verdicts(OverlapVerifier{}, request, inputs, unused);
+  EXPECT_EQ(summary.claims, 5u);
+  EXPECT_EQ(summary.documents, 2u);
+  EXPECT_EQ(summary.claims_without_documents, 3u);
+  const auto predictions = verification::read_predictions(request.out);
+  ASSERT_EQ(predictions.size(), 5u);
+  const std::vector<std::string> order{"q1", "q2", "q3", "q4", "q5"};
+  for (std::size_t c = 0; c < order.size(); ++c) EXPECT_EQ(predictions[c].claim_id, order[c]);
+  // q1 against d1 only (k = 1): every claim token is in d1's one sentence, so SUPPORT citing it.
+  ASSERT_EQ(predictions[0].documents.size(), 1u);
+  const auto& d1 = predictions[0].documents[0];
+  EXPECT_EQ(d1.doc_id, "d1");
+  EXPECT_EQ(d1.label, verification::Label::support);
+  EXPECT_EQ(d1.sentences, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(d1.probabilities, (std::array<double, 3>{0.7, 0.2, 0.1}));
+  EXPECT_EQ(d1.retrieval_rank, 1u);
+  // q2 "Smoking causes lung cancer." against d3 "Tobacco smoking strongly increases lung cancer
+  // incidence.": smoking, lung, cancer of 4 tokens (0.75), no "not": SUPPORT.
+  EXPECT_EQ(predictions[1].documents.at(0).label, verification::Label::support);
+  EXPECT_TRUE(predictions[2].documents.empty());
+  EXPECT_EQ(predictions[2].reason, "no retrieved abstract");
+
+  const std::string first = testing::slurp(request.out);
+  experiment::deliver_verdicts(OverlapVerifier{}, request, inputs, unused);
+  EXPECT_EQ(testing::slurp(request.out), first);
+}
+
+TEST(VerifyStage, ARunOfOtherClaimsIsADataErrorNamingTheRun) {
+  TempFolder folder;
+  VerifyRequest request;
+  request.data = kTinyBeir;
+  request.claims.split = "test";
+  request.k = 1;
+  request.run = folder.write("other.trec", "x9 Q0 d3 1 4 t\n");
+  request.out = folder.path() / "pred.jsonl";
+  expect_error<DataError>([&] { (void)experiment::verify_inputs(request, experiment::ExperimentConfig{}); },
+                          "other.trec: ranks none of the 5 claims to verify");
 }
 
 }  // namespace
