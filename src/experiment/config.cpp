@@ -136,6 +136,28 @@ void read_evidence(io::StrictObject object, EvidenceConfig& evidence) {
   object.finish();
 }
 
+void read_verification(io::StrictObject object, VerificationConfig& verification) {
+  auto& options = verification.options;
+  read_size(object, "folds", options.folds, 2);
+  read_size(object, "max_rationale", options.max_rationale, 1);
+  object.read("selector_C", options.selector_C);
+  object.read("label_l2", options.label_l2);
+  read_size(object, "tfidf_max_features", options.tfidf_max_features, 0);
+  object.read("tau_grid", options.tau_grid);
+  object.read("nei_threshold_grid", options.nei_threshold_grid);
+  std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
+  object.read("open_k_grid", k_grid);
+  object.finish();
+  verification.open_k_grid.assign(k_grid.begin(), k_grid.end());
+  if (!(options.selector_C > 0) || !(options.label_l2 > 0)) throw UsageError("verification.selector_C and label_l2 must be > 0");
+  if (options.tau_grid.empty() || options.nei_threshold_grid.empty() || verification.open_k_grid.empty()) {
+    throw UsageError("verification.tau_grid, nei_threshold_grid and open_k_grid must not be empty");
+  }
+  for (const std::size_t k : verification.open_k_grid) {
+    if (k == 0) throw UsageError("verification.open_k_grid entries must be >= 1");
+  }
+}
+
 }  // namespace
 
 ExperimentConfig load_config(const std::filesystem::path& path) {
@@ -161,6 +183,7 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_evaluation(top.object("evaluation"), config.evaluation);
   read_verifier(top.object("verifier"), config.verifier);
   read_evidence(top.object("evidence"), config.evidence);
+  read_verification(top.object("verification"), config.verification);
   top.finish();
   config.dense.seed = config.seed;
   return config;

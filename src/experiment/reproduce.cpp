@@ -18,6 +18,7 @@
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/stage_timer.hpp"
 #include "claimrag/experiment/stats_stage.hpp"
+#include "claimrag/experiment/verification_stage.hpp"
 #include "claimrag/gate/thresholds.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/metrics/ranking.hpp"
@@ -177,6 +178,11 @@ Reproduction reproduce(const ExperimentConfig& config, const ReproduceOptions& o
     train_request.verifier_top1.clear();
     write_combined_signal(GateData(train_request), data, config, work / "tables", reproduction.results);
   });
+
+  // Claim verification needs SciFact's original layout; other datasets have no such stage.
+  if (fs::exists(fs::path(config.data.original) / "claims_train.jsonl")) {
+    timer.time("claim verification", [&] { run_verification_stage(config, work, reproduction.results); });
+  }
 
   reproduction.timings = timer.timings();
   write_ranking_tables(reproduction.results, systems, work / "tables");

@@ -82,6 +82,17 @@ void StrictObject::read(const std::string& key, std::vector<double>& target) {
   }
 }
 
+void StrictObject::read(const std::string& key, std::vector<std::uint64_t>& target) {
+  if (const auto* value = find(key)) {
+    if (!value->is_array()) fail(key, "must be an array of non-negative integers");
+    target.clear();
+    for (const auto& item : *value) {
+      if (!item.is_number_unsigned()) fail(key, "must be an array of non-negative integers");
+      target.push_back(item.get<std::uint64_t>());
+    }
+  }
+}
+
 void StrictObject::read(const std::string& key, std::vector<std::string>& target) {
   if (const auto* value = find(key)) {
     if (!value->is_array()) fail(key, "must be an array of strings");

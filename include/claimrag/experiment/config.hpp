@@ -12,6 +12,7 @@
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
+#include "claimrag/verification/trained_verifier.hpp"
 
 namespace claimrag::experiment {
 
@@ -92,6 +93,14 @@ struct EvidenceConfig {
   std::size_t selected = 2;
 };
 
+/// "verification": the claim verifier (verification/trained_verifier.hpp) in the oracle and open
+/// settings; runs when the original layout's train claims exist. The open setting's abstracts are
+/// BM25's top k (bm25.k1, bm25.b) with k chosen among open_k_grid by cross-validation on train.
+struct VerificationConfig {
+  verification::VerificationOptions options;
+  std::vector<std::size_t> open_k_grid{3, 5, 10};
+};
+
 struct ExperimentConfig {
   std::string name = "experiment";
   std::uint64_t seed = 42;
@@ -104,6 +113,7 @@ struct ExperimentConfig {
   EvaluationConfig evaluation;
   VerifierConfig verifier;
   EvidenceConfig evidence;
+  VerificationConfig verification;
   std::string expected;   ///< frozen expected metrics, checked after a reproduction
   std::string source;     ///< the file it was read from
   std::string checksum;   ///< of the file's bytes, recorded in every meta.json

@@ -23,6 +23,7 @@ class StrictObject {
   void read(const std::string& key, std::uint64_t& target);
   void read(const std::string& key, int& target);
   void read(const std::string& key, std::vector<double>& target);
+  void read(const std::string& key, std::vector<std::uint64_t>& target);
   void read(const std::string& key, std::vector<std::string>& target);
   /// A nested object (an empty one when absent).
   StrictObject object(const std::string& key);

@@ -1,0 +1,38 @@
+#pragma once
+// Features of one (claim, document, selected rationale) triple, what the label predictor reads.
+//
+// Columns (names in label_feature_names()):
+//   selector_max        the highest sentence probability of the document
+//   selector_top3       mean of the three highest (fewer when the document is shorter)
+//   selector_count      how many sentences reach τ
+//   selected_cosine     highest TF-IDF cosine to the claim among the rationale sentences
+//   selected_jaccard    highest Jaccard overlap among them
+//   selected_coverage   share of the claim's tokens found in the rationale
+//   retrieved           1 when the document came from a retrieval run (rank ≥ 1)
+//   inverse_rank        1 / retrieval rank (0 when given)
+//   retrieval_score     ln(1 + retrieval score) (0 when given)
+// The rationale is the selected sentences, or the single best one when none reaches τ, so the
+// text features always describe the document's most claim-like part.
+
+#include <string>
+#include <vector>
+
+#include "claimrag/verification/claim_verifier.hpp"
+#include "claimrag/verification/sentence_features.hpp"
+
+namespace claimrag::verification {
+
+const std::vector<std::string>& label_feature_names();
+
+/// The claim-only baseline's features: the claim's tokens hashed (XXH64 mod 32) into 32 binary
+/// buckets, then ln(1 + distinct tokens). They see the claim and nothing of the evidence.
+const std::vector<std::string>& claim_only_feature_names();
+std::vector<double> claim_only_features(const ClaimText& claim);
+
+/// One row of label_feature_names().size() values. `probabilities` has one entry per sentence of
+/// `document`; `rationale` indexes them (may be empty only for a document without sentences).
+std::vector<double> label_features(const ClaimText& claim, const DocumentText& document, const EvidenceDocument& source,
+                                   const std::vector<double>& probabilities, const std::vector<std::size_t>& rationale,
+                                   double tau);
+
+}  // namespace claimrag::verification

@@ -1,0 +1,59 @@
+#pragma once
+// SciFact claims as verification inputs with their gold answers, in the two settings the task is
+// scored in:
+//  - oracle: a claim with evidence gets its gold evidence abstracts; a claim without evidence
+//    (NOT ENOUGH INFO) gets its cited abstracts, each NEI;
+//  - open: the top `k` abstracts of a retrieval run over the whole corpus, each gold-labelled as
+//    the evidence says (NEI for every abstract without evidence for the claim).
+// Sentences are the `abstract` array of original/corpus.jsonl, so indices are SciFact's.
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "claimrag/dataset/scifact.hpp"
+#include "claimrag/run/run.hpp"
+#include "claimrag/verification/claim_verifier.hpp"
+
+namespace claimrag::verification {
+
+/// The gold answer for one (claim, document) pair.
+struct GoldDocument {
+  Label label = Label::not_enough_info;
+  std::vector<std::vector<std::size_t>> rationale_sets;  ///< empty for NEI
+};
+
+/// A claim, the documents to judge, and the gold answer per document (parallel to documents).
+struct LabelledInput {
+  VerificationInput input;
+  std::vector<GoldDocument> gold;
+  /// Every document the claim cites or has evidence in: what ties claims into families.
+  std::vector<std::string> family_doc_ids;
+  /// Every gold evidence document of the claim, retrieved or not: the metrics' recall counts them.
+  std::map<std::string, GoldDocument> evidence;
+};
+
+/// Abstracts by doc id.
+using AbstractIndex = std::map<std::string, const dataset::Abstract*>;
+AbstractIndex index_abstracts(const std::vector<dataset::Abstract>& abstracts);
+
+/// The gold answer of `claim` for `doc_id`: its evidence's label (all of a document's sets share
+/// one label in SciFact; DataError naming the claim otherwise) and rationale sets, else NEI.
+GoldDocument gold_document(const dataset::Claim& claim, const std::string& doc_id);
+
+/// The oracle setting. A cited or evidence document missing from `abstracts` is a DataError.
+std::vector<LabelledInput> oracle_inputs(const std::vector<dataset::Claim>& claims, const AbstractIndex& abstracts);
+
+/// The open setting: the first `k` documents of each claim's ranking in `run` (rank and score
+/// kept). A claim without a ranking gets no documents (its verdict will say why); a retrieved
+/// document missing from `abstracts` is a DataError.
+std::vector<LabelledInput> open_inputs(const std::vector<dataset::Claim>& claims, const AbstractIndex& abstracts,
+                                       const run::Run& run, std::size_t k);
+
+/// BM25 (k1, b) over title + " " + the sentences joined by one space (the BEIR layout's text) of
+/// every abstract, top `depth` per claim; ties keep corpus order. The run's tag is "bm25".
+run::Run bm25_run(const std::vector<dataset::Abstract>& abstracts, const std::vector<dataset::Claim>& claims,
+                  double k1, double b, std::size_t depth);
+
+}  // namespace claimrag::verification

@@ -1,0 +1,79 @@
+#pragma once
+// Training, saving and loading claimrag's claim verifier: a rationale selector (binary logistic
+// regression over sentence_features) and a label predictor (softmax regression over
+// label_features, standardised) behind the ClaimVerifier interface.
+//
+// Training, on labelled claims (e.g. SciFact's train claims in the oracle or open setting):
+//  1. a TF-IDF vectorizer is fitted on `corpus_texts`;
+//  2. folds grouped by claim family (claim_folds.hpp); the selector is fitted on every other
+//     fold's sentences (gold rationale sentences against all other sentences of the documents)
+//     to give each training sentence an out-of-fold probability;
+//  3. for each τ of tau_grid and θ of nei_threshold_grid, label predictors fitted out of fold on
+//     rows built from out-of-fold rationales (and, for SUPPORT / CONTRADICT documents, also from
+//     their gold rationales) verify each held-out fold; the (τ, θ) with the best pooled abstract
+//     Label+Rationale F1 wins (ties: the earlier τ, then the earlier θ);
+//  4. the final selector and label predictor are fitted on every claim with the chosen τ.
+// A document's verdict: NOT_ENOUGH_INFO when P(NEI) ≥ θ, else the likelier of SUPPORT and
+// CONTRADICT; its rationale is the selected sentences, or the single best one for a SUPPORT /
+// CONTRADICT verdict when none reaches τ.
+//
+// Determinism: no random draw (folds are balanced greedily); the fitted weights are rounded to
+// float32, the precision they are saved in, so a loaded verifier gives the same bytes as the
+// one just trained. verify() spreads claims over the OpenMP threads; each claim's result is
+// computed alone, so the output does not depend on the thread count.
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "claimrag/verification/claim_verifier.hpp"
+#include "claimrag/verification/scifact_inputs.hpp"
+
+namespace claimrag::verification {
+
+struct VerificationOptions {
+  std::size_t folds = 5;                 ///< cross-validation folds (≥ 2)
+  std::size_t max_rationale = 3;         ///< sentences selected at most
+  double selector_C = 1.0;               ///< the selector's inverse L2 strength
+  double label_l2 = 1e-2;                ///< the label predictor's λ
+  std::size_t tfidf_max_features = 50000;
+  std::vector<double> tau_grid{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7};
+  std::vector<double> nei_threshold_grid{0.3, 0.4, 0.5, 0.6, 0.7};
+  /// The claim-only baseline: the label predictor reads claim_only_features instead of
+  /// label_features (the selector is unchanged).
+  bool claim_only = false;
+};
+
+/// What training reads.
+struct VerifierTrainingData {
+  std::vector<LabelledInput> claims;
+  std::vector<std::string> corpus_texts;  ///< fits the TF-IDF vectorizer (title + " " + text per abstract)
+};
+
+/// How training went: the chosen thresholds and the out-of-fold scores at them.
+struct TrainingReport {
+  double tau = 0;
+  double nei_threshold = 0;
+  /// "label_only_f1", "label_rationale_f1", "selection_f1", "selection_label_f1" (and _precision /
+  /// _recall) of the out-of-fold verdicts at the chosen thresholds.
+  std::map<std::string, double> cross_validation;
+  std::size_t selector_rows = 0;
+  std::size_t label_rows = 0;
+};
+
+/// Trains as described above. Throws UsageError on bad options or data without claims,
+/// documents or any rationale sentence.
+std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& data, const VerificationOptions& options,
+                                                    TrainingReport* report = nullptr);
+
+/// Reads what ClaimVerifier::save wrote. Refused with a DataError naming the file: another format
+/// or version, a checksum mismatch (any flipped bit), metadata or tensors that do not fit each
+/// other or this program's features, non-finite weights; and, when `expected` is given, options
+/// other than those.
+std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& file,
+                                                   const VerificationOptions* expected = nullptr);
+
+}  // namespace claimrag::verification

@@ -1,0 +1,106 @@
+#include "feature_verifier.hpp"
+
+#include <cmath>
+#include <exception>
+
+#include "claimrag/error.hpp"
+#include "claimrag/verification/rationale_selection.hpp"
+
+namespace claimrag::verification::detail {
+
+std::vector<double> SelectorModel::probabilities(const linear::RowMatrixXd& features) const {
+  std::vector<double> p(static_cast<std::size_t>(features.rows()));
+  for (Eigen::Index i = 0; i < features.rows(); ++i) {
+    const double t = features.row(i).dot(weights) + bias;
+    p[static_cast<std::size_t>(i)] = t >= 0 ? 1.0 / (1.0 + std::exp(-t)) : std::exp(t) / (1.0 + std::exp(t));
+  }
+  return p;
+}
+
+std::array<double, label_count> LabelModel::probabilities(const std::vector<double>& row) const {
+  linear::RowMatrixXd x(1, static_cast<Eigen::Index>(row.size()));
+  for (Eigen::Index j = 0; j < x.cols(); ++j) x(0, j) = (row[static_cast<std::size_t>(j)] - mean(j)) / scale(j);
+  const Eigen::MatrixXd p = model.predict_probabilities(x);
+  return {p(0, 0), p(0, 1), p(0, 2)};
+}
+
+namespace {
+template <typename Matrix>
+void round_matrix(Matrix& m) {
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<double>(static_cast<float>(m.data()[i]));
+}
+}  // namespace
+
+void round_to_float(SelectorModel& selector) {
+  round_matrix(selector.weights);
+  selector.bias = static_cast<double>(static_cast<float>(selector.bias));
+}
+
+void round_to_float(LabelModel& label) {
+  round_matrix(label.mean);
+  round_matrix(label.scale);
+  round_matrix(label.model.weights);
+  round_matrix(label.model.bias);
+}
+
+std::vector<double> label_row(const VerificationOptions& options, const ClaimText& claim, const DocumentText& document,
+                              const EvidenceDocument& source, const std::vector<double>& probabilities,
+                              const std::vector<std::size_t>& rationale, double tau) {
+  return options.claim_only ? claim_only_features(claim) : label_features(claim, document, source, probabilities, rationale, tau);
+}
+
+const std::vector<std::string>& label_row_names(const VerificationOptions& options) {
+  return options.claim_only ? claim_only_feature_names() : label_feature_names();
+}
+
+DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,
+                       const std::array<double, label_count>& label_probabilities, double tau, double nei_threshold,
+                       std::size_t max_rationale) {
+  DocumentVerdict verdict;
+  verdict.doc_id = document.doc_id;
+  verdict.probabilities = label_probabilities;
+  for (std::size_t s = 0; s < sentence_probabilities.size(); ++s) verdict.sentence_scores.push_back({s, sentence_probabilities[s]});
+  verdict.rationale = select_rationale(sentence_probabilities, tau, max_rationale);
+  if (label_probabilities[2] >= nei_threshold || sentence_probabilities.empty()) {
+    verdict.label = Label::not_enough_info;
+  } else {
+    verdict.label = label_probabilities[0] >= label_probabilities[1] ? Label::support : Label::contradict;
+    // A verdict cites its evidence: without a sentence above τ, the best one stands in.
+    if (verdict.rationale.empty()) verdict.rationale = best_sentences(sentence_probabilities, 1);
+  }
+  return verdict;
+}
+
+DocumentVerdict FeatureVerifier::judge(const ClaimText& claim, const EvidenceDocument& document) const {
+  const DocumentText text = read_document(*fitted_.vectorizer, claim, document.sentences);
+  const std::vector<double> p = fitted_.selector.probabilities(sentence_features(claim, text));
+  std::vector<std::size_t> rationale = select_rationale(p, fitted_.tau, fitted_.options.max_rationale);
+  if (rationale.empty()) rationale = best_sentences(p, 1);
+  const auto label = fitted_.label.probabilities(label_row(fitted_.options, claim, text, document, p, rationale, fitted_.tau));
+  return decide(document, p, label, fitted_.tau, fitted_.nei_threshold, fitted_.options.max_rationale);
+}
+
+std::vector<ClaimVerdict> FeatureVerifier::verify(std::span<const VerificationInput> inputs) const {
+  std::vector<ClaimVerdict> verdicts(inputs.size());
+  std::vector<std::exception_ptr> errors(inputs.size());
+  const auto n = static_cast<std::ptrdiff_t>(inputs.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::ptrdiff_t c = 0; c < n; ++c) {
+    try {
+      const VerificationInput& input = inputs[static_cast<std::size_t>(c)];
+      ClaimVerdict& verdict = verdicts[static_cast<std::size_t>(c)];
+      verdict.claim_id = input.claim_id;
+      if (input.documents.empty()) verdict.reason = "no retrieved abstract";
+      const ClaimText claim = read_claim(*fitted_.vectorizer, input.claim);
+      for (const auto& document : input.documents) verdict.documents.push_back(judge(claim, document));
+    } catch (...) {
+      errors[static_cast<std::size_t>(c)] = std::current_exception();
+    }
+  }
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  return verdicts;
+}
+
+}  // namespace claimrag::verification::detail

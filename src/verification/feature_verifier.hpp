@@ -1,0 +1,71 @@
+#pragma once
+// The verifier behind train_claim_verifier / load_claim_verifier (trained_verifier.hpp): its
+// fitted parts, how one document is judged, and the class implementing ClaimVerifier.
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "claimrag/linear/softmax_regression.hpp"
+#include "claimrag/tfidf/vectorizer.hpp"
+#include "claimrag/verification/label_features.hpp"
+#include "claimrag/verification/trained_verifier.hpp"
+
+namespace claimrag::verification::detail {
+
+/// The rationale selector: P(rationale) = σ(wᵀx + b) over sentence_features.
+struct SelectorModel {
+  Eigen::VectorXd weights;
+  double bias = 0;
+  [[nodiscard]] std::vector<double> probabilities(const linear::RowMatrixXd& features) const;
+};
+
+/// The label predictor: softmax regression over standardised label_features.
+struct LabelModel {
+  Eigen::VectorXd mean, scale;  ///< per feature; x ↦ (x − mean) / scale
+  linear::SoftmaxRegressionModel model;
+  [[nodiscard]] std::array<double, label_count> probabilities(const std::vector<double>& row) const;
+};
+
+/// Rounds every weight to float32, the precision the file keeps.
+void round_to_float(SelectorModel& selector);
+void round_to_float(LabelModel& label);
+
+/// The label predictor's input row for `options` (label_features or claim_only_features).
+std::vector<double> label_row(const VerificationOptions& options, const ClaimText& claim, const DocumentText& document,
+                              const EvidenceDocument& source, const std::vector<double>& probabilities,
+                              const std::vector<std::size_t>& rationale, double tau);
+/// Its column names.
+const std::vector<std::string>& label_row_names(const VerificationOptions& options);
+
+/// The options as JSON, as the file stores them (compared on load).
+std::string options_text(const VerificationOptions& options);
+
+/// The verdict for one document from its sentence and label probabilities: NEI when P(NEI) ≥ θ,
+/// else the likelier of SUPPORT and CONTRADICT; rationale as trained_verifier.hpp says.
+DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,
+                       const std::array<double, label_count>& label_probabilities, double tau, double nei_threshold,
+                       std::size_t max_rationale);
+
+struct FittedVerifier {
+  VerificationOptions options;
+  std::shared_ptr<const tfidf::TfidfVectorizer> vectorizer;
+  SelectorModel selector;
+  LabelModel label;
+  double tau = 0.5;
+  double nei_threshold = 0.5;
+};
+
+class FeatureVerifier final : public ClaimVerifier {
+ public:
+  explicit FeatureVerifier(FittedVerifier fitted) : fitted_(std::move(fitted)) {}
+  [[nodiscard]] std::vector<ClaimVerdict> verify(std::span<const VerificationInput> inputs) const override;
+  void save(const std::filesystem::path& file) const override;
+  [[nodiscard]] const FittedVerifier& fitted() const { return fitted_; }
+
+ private:
+  [[nodiscard]] DocumentVerdict judge(const ClaimText& claim, const EvidenceDocument& document) const;
+  FittedVerifier fitted_;
+};
+
+}  // namespace claimrag::verification::detail

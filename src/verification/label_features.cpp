@@ -1,0 +1,62 @@
+#include "claimrag/verification/label_features.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "claimrag/io/checksum.hpp"
+#include "claimrag/verification/rationale_selection.hpp"
+
+namespace claimrag::verification {
+
+const std::vector<std::string>& label_feature_names() {
+  static const std::vector<std::string> names{"selector_max",     "selector_top3",     "selector_count",
+                                              "selected_cosine",  "selected_jaccard",  "selected_coverage",
+                                              "retrieved",        "inverse_rank",      "retrieval_score"};
+  return names;
+}
+
+const std::vector<std::string>& claim_only_feature_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (int b = 0; b < 32; ++b) n.push_back("claim_hash_" + std::to_string(b));
+    n.push_back("claim_length");
+    return n;
+  }();
+  return names;
+}
+
+std::vector<double> claim_only_features(const ClaimText& claim) {
+  std::vector<double> row(33, 0.0);
+  for (const auto& token : claim.tokens) row[io::xxh64(token) % 32] = 1.0;
+  row[32] = std::log1p(static_cast<double>(claim.tokens.size()));
+  return row;
+}
+
+std::vector<double> label_features(const ClaimText& claim, const DocumentText& document, const EvidenceDocument& source,
+                                   const std::vector<double>& probabilities, const std::vector<std::size_t>& rationale,
+                                   double tau) {
+  const std::vector<std::size_t> top = best_sentences(probabilities, 3);
+  double top_mean = 0;
+  for (const std::size_t s : top) top_mean += probabilities[s];
+  if (!top.empty()) top_mean /= static_cast<double>(top.size());
+  const auto count = static_cast<double>(std::count_if(probabilities.begin(), probabilities.end(), [&](double p) { return p >= tau; }));
+  double cosine = 0, jaccard = 0;
+  std::vector<const text::TokenSet*> parts;
+  for (const std::size_t s : rationale) {
+    cosine = std::max(cosine, document.cosines[s]);
+    jaccard = std::max(jaccard, text::jaccard(claim.tokens, document.tokens[s]));
+    parts.push_back(&document.tokens[s]);
+  }
+  const bool retrieved = source.retrieval_rank > 0;
+  return {top.empty() ? 0.0 : probabilities[top.front()],
+          top_mean,
+          count,
+          cosine,
+          jaccard,
+          claim_coverage(claim.tokens, parts),
+          retrieved ? 1.0 : 0.0,
+          retrieved ? 1.0 / static_cast<double>(source.retrieval_rank) : 0.0,
+          retrieved ? std::log1p(std::max(0.0, source.retrieval_score)) : 0.0};
+}
+
+}  // namespace claimrag::verification

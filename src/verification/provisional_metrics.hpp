@@ -1,0 +1,27 @@
+#pragma once
+// Provisional scorer of SciFact's four F1s (abstract Label-only / Label+Rationale, sentence
+// Selection-only / Selection+Label) for cross-validation, until the official implementation of
+// the metrics lands in this module.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "claimrag/verification/claim_verifier.hpp"
+#include "claimrag/verification/scifact_inputs.hpp"
+
+namespace claimrag::verification::detail {
+
+struct F1Scores {
+  double precision = 0, recall = 0, f1 = 0;
+};
+
+struct TaskScores {
+  F1Scores label_only, label_rationale, selection, selection_label;
+};
+
+/// Scores verdicts[i] against gold[i].evidence (parallel vectors); NEI verdicts are ignored and
+/// only the first 3 rationale sentences count for the abstract-level rationale.
+TaskScores provisional_scores(const std::vector<ClaimVerdict>& verdicts, const std::vector<const LabelledInput*>& gold);
+
+}  // namespace claimrag::verification::detail

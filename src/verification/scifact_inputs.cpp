@@ -1,0 +1,111 @@
+#include "claimrag/verification/scifact_inputs.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "claimrag/bm25/index.hpp"
+#include "claimrag/bm25/search.hpp"
+#include "claimrag/error.hpp"
+
+namespace claimrag::verification {
+namespace {
+
+EvidenceDocument evidence_document(const AbstractIndex& abstracts, const std::string& doc_id, const std::string& claim_id) {
+  const auto found = abstracts.find(doc_id);
+  if (found == abstracts.end()) throw DataError("claim " + claim_id + ": document " + doc_id + " is not in the corpus");
+  return {doc_id, found->second->title, found->second->sentences, 0, 0.0};
+}
+
+LabelledInput start(const dataset::Claim& claim) {
+  LabelledInput item;
+  item.input.claim_id = claim.id;
+  item.input.claim = claim.text;
+  std::set<std::string> family(claim.cited_doc_ids.begin(), claim.cited_doc_ids.end());
+  for (const auto& [doc_id, sets] : claim.evidence) family.insert(doc_id);
+  item.family_doc_ids.assign(family.begin(), family.end());
+  for (const auto& [doc_id, sets] : claim.evidence) item.evidence.emplace(doc_id, gold_document(claim, doc_id));
+  return item;
+}
+
+}  // namespace
+
+AbstractIndex index_abstracts(const std::vector<dataset::Abstract>& abstracts) {
+  AbstractIndex index;
+  for (const auto& abstract : abstracts) index.emplace(abstract.doc_id, &abstract);
+  return index;
+}
+
+GoldDocument gold_document(const dataset::Claim& claim, const std::string& doc_id) {
+  GoldDocument gold;
+  const auto found = claim.evidence.find(doc_id);
+  if (found == claim.evidence.end() || found->second.empty()) return gold;
+  gold.label = parse_label(found->second.front().label);
+  for (const auto& set : found->second) {
+    if (parse_label(set.label) != gold.label) {
+      throw DataError("claim " + claim.id + ": document " + doc_id + " has rationales with different labels");
+    }
+    std::vector<std::size_t> sentences(set.sentences.begin(), set.sentences.end());
+    gold.rationale_sets.push_back(std::move(sentences));
+  }
+  return gold;
+}
+
+std::vector<LabelledInput> oracle_inputs(const std::vector<dataset::Claim>& claims, const AbstractIndex& abstracts) {
+  std::vector<LabelledInput> items;
+  for (const auto& claim : claims) {
+    LabelledInput item = start(claim);
+    std::vector<std::string> doc_ids;
+    if (claim.evidence.empty()) {
+      doc_ids = claim.cited_doc_ids;
+    } else {
+      for (const auto& [doc_id, sets] : claim.evidence) doc_ids.push_back(doc_id);
+    }
+    for (const auto& doc_id : doc_ids) {
+      item.input.documents.push_back(evidence_document(abstracts, doc_id, claim.id));
+      item.gold.push_back(gold_document(claim, doc_id));
+    }
+    items.push_back(std::move(item));
+  }
+  return items;
+}
+
+std::vector<LabelledInput> open_inputs(const std::vector<dataset::Claim>& claims, const AbstractIndex& abstracts,
+                                       const run::Run& run, std::size_t k) {
+  std::vector<LabelledInput> items;
+  for (const auto& claim : claims) {
+    LabelledInput item = start(claim);
+    if (const run::Ranking* ranking = run.find(claim.id)) {
+      for (std::size_t r = 0; r < std::min(k, ranking->documents.size()); ++r) {
+        EvidenceDocument document = evidence_document(abstracts, ranking->documents[r].doc_id, claim.id);
+        document.retrieval_rank = r + 1;
+        document.retrieval_score = ranking->documents[r].score;
+        item.gold.push_back(gold_document(claim, document.doc_id));
+        item.input.documents.push_back(std::move(document));
+      }
+    }
+    items.push_back(std::move(item));
+  }
+  return items;
+}
+
+run::Run bm25_run(const std::vector<dataset::Abstract>& abstracts, const std::vector<dataset::Claim>& claims,
+                  double k1, double b, std::size_t depth) {
+  dataset::Corpus corpus;
+  for (const auto& abstract : abstracts) {
+    std::string text;
+    for (const auto& sentence : abstract.sentences) text += (text.empty() ? "" : " ") + sentence;
+    corpus.position.emplace(abstract.doc_id, static_cast<std::uint32_t>(corpus.documents.size()));
+    corpus.documents.push_back({abstract.doc_id, abstract.title, std::move(text)});
+  }
+  const bm25::InvertedIndex index = bm25::build_index(corpus, "");
+  const bm25::Searcher searcher(index, {k1, b});
+  std::vector<std::string_view> queries;
+  for (const auto& claim : claims) queries.push_back(claim.text);
+  const auto hits = searcher.search_many(queries, depth);
+  run::Run run;
+  run.tag = "bm25";
+  for (std::size_t q = 0; q < claims.size(); ++q) run.add(bm25::to_ranking(index, claims[q].id, hits[q]));
+  return run;
+}
+
+}  // namespace claimrag::verification

@@ -1,0 +1,226 @@
+// The claim verifier's file: safetensors (nn/safetensors.hpp) with F32 tensors
+//   selector.weights 1×S, selector.bias 1×1, label.mean 1×L, label.scale 1×L, label.weights 3×L,
+//   label.bias 1×3, tfidf.document_frequencies 1×V
+// and metadata: format, format_version, options (JSON), tau, nei_threshold, sentence_features and
+// label_features (JSON name lists), tfidf_terms (JSON), tfidf_document_count,
+// tfidf_max_features, and checksum: XXH64 over every other metadata entry (key NUL value NUL,
+// key order) and every tensor (name, then its bytes, in the order above), so a flipped bit
+// anywhere outside the JSON framing is caught.
+
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/checksum.hpp"
+#include "claimrag/nn/safetensors.hpp"
+#include "feature_verifier.hpp"
+
+namespace claimrag::verification {
+namespace detail {
+
+namespace {
+
+constexpr const char* kFormat = "claimrag-claim-verifier";
+constexpr int kFormatVersion = 1;
+
+std::string number_text(double value) {
+  char buffer[64];
+  const auto written = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, written.ptr);
+}
+
+struct NamedTensor {
+  std::string name;
+  std::vector<float> values;
+  std::int64_t rows = 1, cols = 0;
+};
+
+std::vector<float> floats(const Eigen::MatrixXd& m) {  // row-major
+  std::vector<float> values;
+  for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    for (Eigen::Index c = 0; c < m.cols(); ++c) values.push_back(static_cast<float>(m(r, c)));
+  }
+  return values;
+}
+
+std::vector<NamedTensor> tensors_of(const FittedVerifier& fitted) {
+  const auto row = [](const Eigen::VectorXd& v) { return Eigen::MatrixXd(v.transpose()); };
+  std::vector<NamedTensor> tensors{
+      {"selector.weights", floats(row(fitted.selector.weights)), 1, fitted.selector.weights.size()},
+      {"selector.bias", {static_cast<float>(fitted.selector.bias)}, 1, 1},
+      {"label.mean", floats(row(fitted.label.mean)), 1, fitted.label.mean.size()},
+      {"label.scale", floats(row(fitted.label.scale)), 1, fitted.label.scale.size()},
+      {"label.weights", floats(fitted.label.model.weights), fitted.label.model.weights.rows(), fitted.label.model.weights.cols()},
+      {"label.bias", floats(row(fitted.label.model.bias)), 1, fitted.label.model.bias.size()},
+  };
+  NamedTensor df{"tfidf.document_frequencies", {}, 1, static_cast<std::int64_t>(fitted.vectorizer->size())};
+  for (const std::uint32_t count : fitted.vectorizer->document_frequencies()) df.values.push_back(static_cast<float>(count));
+  tensors.push_back(std::move(df));
+  return tensors;
+}
+
+std::string checksum(const nn::SafetensorsMetadata& metadata, const std::vector<NamedTensor>& tensors) {
+  std::string bytes;
+  for (const auto& [key, value] : metadata) {
+    if (key == "checksum") continue;
+    bytes += key + '\0' + value + '\0';
+  }
+  for (const auto& tensor : tensors) {
+    bytes += tensor.name;
+    bytes.append(reinterpret_cast<const char*>(tensor.values.data()), tensor.values.size() * sizeof(float));
+  }
+  return io::checksum_hex(bytes);
+}
+
+const std::string& field(const nn::SafetensorsMetadata& metadata, const std::string& file, const std::string& key) {
+  const auto found = metadata.find(key);
+  if (found == metadata.end()) throw DataError(file, "metadata has no '" + key + "'");
+  return found->second;
+}
+
+VerificationOptions parse_options(const std::string& text) {
+  const auto json = nlohmann::json::parse(text);
+  VerificationOptions options;
+  options.folds = json.at("folds").get<std::size_t>();
+  options.max_rationale = json.at("max_rationale").get<std::size_t>();
+  options.selector_C = json.at("selector_C").get<double>();
+  options.label_l2 = json.at("label_l2").get<double>();
+  options.tfidf_max_features = json.at("tfidf_max_features").get<std::size_t>();
+  options.tau_grid = json.at("tau_grid").get<std::vector<double>>();
+  options.nei_threshold_grid = json.at("nei_threshold_grid").get<std::vector<double>>();
+  options.claim_only = json.at("claim_only").get<bool>();
+  return options;
+}
+
+double parse_number(const std::string& file, const std::string& key, const std::string& text) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    throw DataError(file, "metadata '" + key + "' is not a finite number: " + text);
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string options_text(const VerificationOptions& options) {
+  return nlohmann::json{{"folds", options.folds},
+                        {"max_rationale", options.max_rationale},
+                        {"selector_C", options.selector_C},
+                        {"label_l2", options.label_l2},
+                        {"tfidf_max_features", options.tfidf_max_features},
+                        {"tau_grid", options.tau_grid},
+                        {"nei_threshold_grid", options.nei_threshold_grid},
+                        {"claim_only", options.claim_only}}
+      .dump();
+}
+
+void FeatureVerifier::save(const std::filesystem::path& file) const {
+  const std::vector<NamedTensor> tensors = tensors_of(fitted_);
+  nn::SafetensorsMetadata metadata{{"format", kFormat},
+                                   {"format_version", std::to_string(kFormatVersion)},
+                                   {"options", options_text(fitted_.options)},
+                                   {"tau", number_text(fitted_.tau)},
+                                   {"nei_threshold", number_text(fitted_.nei_threshold)},
+                                   {"sentence_features", nlohmann::json(sentence_feature_names()).dump()},
+                                   {"label_features", nlohmann::json(label_row_names(fitted_.options)).dump()},
+                                   {"tfidf_terms", nlohmann::json(fitted_.vectorizer->terms()).dump()},
+                                   {"tfidf_document_count", std::to_string(fitted_.vectorizer->document_count())},
+                                   {"tfidf_max_features", std::to_string(fitted_.vectorizer->options().max_features)}};
+  metadata["checksum"] = checksum(metadata, tensors);
+  std::vector<nn::TensorView> views;
+  for (const auto& tensor : tensors) views.push_back({tensor.name, tensor.values.data(), tensor.rows, tensor.cols});
+  nn::write_safetensors(file, views, metadata);
+}
+
+}  // namespace detail
+
+std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& path, const VerificationOptions* expected) {
+  using namespace detail;
+  const std::string file = path.string();
+  nn::SafetensorsContent content = nn::read_safetensors(path);
+  const auto& metadata = content.metadata;
+  if (field(metadata, file, "format") != kFormat) throw DataError(file, "is not a claimrag claim verifier");
+  if (field(metadata, file, "format_version") != std::to_string(kFormatVersion)) {
+    throw DataError(file, "has claim verifier format version " + metadata.at("format_version") + ", this program reads " +
+                              std::to_string(kFormatVersion));
+  }
+  std::vector<NamedTensor> tensors;
+  const auto tensor = [&](const std::string& name) -> NamedTensor {
+    for (const auto& loaded : content.tensors) {
+      if (loaded.name != name) continue;
+      NamedTensor t{name, {}, loaded.value.rows(), loaded.value.cols()};
+      for (Eigen::Index r = 0; r < loaded.value.rows(); ++r) {
+        for (Eigen::Index c = 0; c < loaded.value.cols(); ++c) t.values.push_back(loaded.value(r, c));
+      }
+      return t;
+    }
+    throw DataError(file, "has no tensor '" + name + "'");
+  };
+  for (const char* name : {"selector.weights", "selector.bias", "label.mean", "label.scale", "label.weights", "label.bias",
+                           "tfidf.document_frequencies"}) {
+    tensors.push_back(tensor(name));
+  }
+  if (content.tensors.size() != tensors.size()) throw DataError(file, "holds tensors other than a claim verifier's");
+  if (field(metadata, file, "checksum") != checksum(metadata, tensors)) {
+    throw DataError(file, "checksum mismatch: the file was changed or damaged after it was written");
+  }
+  for (const auto& t : tensors) {
+    for (const float v : t.values) {
+      if (!std::isfinite(v)) throw DataError(file, "tensor '" + t.name + "' holds a non-finite value");
+    }
+  }
+  FittedVerifier fitted;
+  std::vector<std::string> terms;
+  try {
+    fitted.options = parse_options(field(metadata, file, "options"));
+    if (nlohmann::json::parse(field(metadata, file, "sentence_features")).get<std::vector<std::string>>() != sentence_feature_names() ||
+        nlohmann::json::parse(field(metadata, file, "label_features")).get<std::vector<std::string>>() !=
+            label_row_names(fitted.options)) {
+      throw DataError(file, "was trained on other features than this program computes");
+    }
+    terms = nlohmann::json::parse(field(metadata, file, "tfidf_terms")).get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception& error) {
+    throw DataError(file, std::string("malformed claim verifier metadata: ") + error.what());
+  }
+  if (expected && options_text(*expected) != options_text(fitted.options)) {
+    throw DataError(file, "was trained with options " + options_text(fitted.options) + ", the configuration asks for " +
+                              options_text(*expected));
+  }
+  fitted.tau = parse_number(file, "tau", field(metadata, file, "tau"));
+  fitted.nei_threshold = parse_number(file, "nei_threshold", field(metadata, file, "nei_threshold"));
+  const auto S = static_cast<std::int64_t>(sentence_feature_names().size());
+  const auto L = static_cast<std::int64_t>(label_row_names(fitted.options).size());
+  const std::int64_t shapes[][2] = {{1, S}, {1, 1}, {1, L}, {1, L}, {static_cast<std::int64_t>(label_count), L},
+                                    {1, static_cast<std::int64_t>(label_count)}, {1, static_cast<std::int64_t>(terms.size())}};
+  for (std::size_t t = 0; t < tensors.size(); ++t) {
+    if (tensors[t].rows != shapes[t][0] || tensors[t].cols != shapes[t][1]) {
+      throw DataError(file, "tensor '" + tensors[t].name + "' has shape " + std::to_string(tensors[t].rows) + "x" +
+                                std::to_string(tensors[t].cols) + ", expected " + std::to_string(shapes[t][0]) + "x" +
+                                std::to_string(shapes[t][1]) + " (vocabulary or features do not match)");
+    }
+  }
+  const auto vector = [](const NamedTensor& t) {
+    Eigen::VectorXd v(static_cast<Eigen::Index>(t.values.size()));
+    for (std::size_t i = 0; i < t.values.size(); ++i) v(static_cast<Eigen::Index>(i)) = t.values[i];
+    return v;
+  };
+  fitted.selector.weights = vector(tensors[0]);
+  fitted.selector.bias = tensors[1].values[0];
+  fitted.label.mean = vector(tensors[2]);
+  fitted.label.scale = vector(tensors[3]);
+  fitted.label.model.set_parameters(Eigen::VectorXd::Zero(L * 3 + 3), 3, L);
+  for (Eigen::Index k = 0; k < 3; ++k) {
+    for (Eigen::Index j = 0; j < L; ++j) fitted.label.model.weights(k, j) = tensors[4].values[static_cast<std::size_t>(k * L + j)];
+    fitted.label.model.bias(k) = tensors[5].values[static_cast<std::size_t>(k)];
+  }
+  std::vector<std::uint32_t> df;
+  for (const float v : tensors[6].values) df.push_back(static_cast<std::uint32_t>(v));
+  fitted.vectorizer = std::make_shared<const tfidf::TfidfVectorizer>(tfidf::TfidfVectorizer::from_parts(
+      std::move(terms), std::move(df), static_cast<std::size_t>(parse_number(file, "tfidf_document_count", field(metadata, file, "tfidf_document_count"))),
+      {static_cast<std::size_t>(parse_number(file, "tfidf_max_features", field(metadata, file, "tfidf_max_features")))}));
+  return std::make_unique<FeatureVerifier>(std::move(fitted));
+}
+
+}  // namespace claimrag::verification

@@ -1,0 +1,259 @@
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+#include "claimrag/error.hpp"
+#include "claimrag/rerank/logistic_regression.hpp"
+#include "claimrag/verification/claim_folds.hpp"
+#include "claimrag/verification/rationale_selection.hpp"
+#include "claimrag/verification/trained_verifier.hpp"
+#include "feature_verifier.hpp"
+#include "provisional_metrics.hpp"
+
+namespace claimrag::verification {
+namespace {
+
+using detail::LabelModel;
+using detail::SelectorModel;
+using linear::RowMatrixXd;
+
+struct PreparedDocument {
+  const EvidenceDocument* source = nullptr;
+  const GoldDocument* gold = nullptr;
+  DocumentText text;
+  RowMatrixXd features;
+  std::vector<int> is_rationale;          ///< per sentence
+  std::vector<std::size_t> gold_rationale;  ///< the gold sentences, best by out-of-fold probability, ≤ max
+  std::vector<double> out_of_fold;        ///< selector probabilities from the fold's model
+};
+
+struct PreparedClaim {
+  const LabelledInput* item = nullptr;
+  ClaimText claim;
+  std::vector<PreparedDocument> documents;
+  std::size_t fold = 0;
+};
+
+void check(const VerifierTrainingData& data, const VerificationOptions& options) {
+  if (data.claims.empty()) throw UsageError("verifier training: no claims");
+  if (data.corpus_texts.empty()) throw UsageError("verifier training: no corpus texts for the TF-IDF vectorizer");
+  if (options.folds < 2 || options.max_rationale == 0 || !(options.selector_C > 0) || !(options.label_l2 > 0) ||
+      options.tau_grid.empty() || options.nei_threshold_grid.empty()) {
+    throw UsageError("verifier training: needs folds ≥ 2, max_rationale ≥ 1, positive selector_C and label_l2, "
+                     "and non-empty tau and nei_threshold grids");
+  }
+  for (const auto& item : data.claims) {
+    if (item.gold.size() != item.input.documents.size()) {
+      throw UsageError("verifier training: claim " + item.input.claim_id + " has " + std::to_string(item.gold.size()) +
+                       " gold answers for " + std::to_string(item.input.documents.size()) + " documents");
+    }
+  }
+}
+
+std::vector<PreparedClaim> prepare(const VerifierTrainingData& data, const tfidf::TfidfVectorizer& vectorizer,
+                                   std::size_t folds) {
+  std::vector<std::vector<std::string>> families;
+  for (const auto& item : data.claims) families.push_back(item.family_doc_ids);
+  const std::vector<std::size_t> fold_of = family_folds(families, folds);
+  std::vector<PreparedClaim> claims(data.claims.size());
+  const auto n = static_cast<std::ptrdiff_t>(claims.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::ptrdiff_t c = 0; c < n; ++c) {
+    const auto i = static_cast<std::size_t>(c);
+    const LabelledInput& item = data.claims[i];
+    PreparedClaim& prepared = claims[i];
+    prepared.item = &item;
+    prepared.fold = fold_of[i];
+    prepared.claim = read_claim(vectorizer, item.input.claim);
+    for (std::size_t d = 0; d < item.input.documents.size(); ++d) {
+      PreparedDocument document;
+      document.source = &item.input.documents[d];
+      document.gold = &item.gold[d];
+      document.text = read_document(vectorizer, prepared.claim, document.source->sentences);
+      document.features = sentence_features(prepared.claim, document.text);
+      document.is_rationale.assign(document.source->sentences.size(), 0);
+      for (const auto& set : document.gold->rationale_sets) {
+        for (const std::size_t s : set) {
+          if (s < document.is_rationale.size()) document.is_rationale[s] = 1;
+        }
+      }
+      prepared.documents.push_back(std::move(document));
+    }
+  }
+  return claims;
+}
+
+SelectorModel fit_selector(const std::vector<PreparedClaim>& claims, std::size_t held_out, double C) {
+  std::vector<const PreparedDocument*> documents;
+  Eigen::Index rows = 0;
+  for (const auto& claim : claims) {
+    if (claim.fold == held_out) continue;
+    for (const auto& document : claim.documents) {
+      documents.push_back(&document);
+      rows += document.features.rows();
+    }
+  }
+  RowMatrixXd X(rows, static_cast<Eigen::Index>(sentence_feature_names().size()));
+  std::vector<int> labels;
+  for (const auto* document : documents) {
+    X.middleRows(static_cast<Eigen::Index>(labels.size()), document->features.rows()) = document->features;
+    labels.insert(labels.end(), document->is_rationale.begin(), document->is_rationale.end());
+  }
+  rerank::LogisticRegressionOptions options;
+  options.C = C;
+  options.class_weight = rerank::ClassWeight::none;
+  const auto fitted = rerank::fit_logistic_regression(X, labels, options);
+  SelectorModel selector{fitted.weights, fitted.intercept};
+  detail::round_to_float(selector);
+  return selector;
+}
+
+/// The label rows of one document at τ: from its out-of-fold rationale, and (SUPPORT / CONTRADICT
+/// documents, training only) from its gold rationale.
+std::vector<double> predicted_row(const VerificationOptions& options, const PreparedClaim& claim,
+                                  const PreparedDocument& document, double tau) {
+  std::vector<std::size_t> rationale = select_rationale(document.out_of_fold, tau, options.max_rationale);
+  if (rationale.empty()) rationale = best_sentences(document.out_of_fold, 1);
+  return detail::label_row(options, claim.claim, document.text, *document.source, document.out_of_fold, rationale, tau);
+}
+
+LabelModel fit_label_model(const std::vector<std::vector<double>>& rows, const std::vector<int>& labels, double l2) {
+  const auto d = static_cast<Eigen::Index>(rows.front().size());
+  RowMatrixXd X(static_cast<Eigen::Index>(rows.size()), d);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (Eigen::Index j = 0; j < d; ++j) X(static_cast<Eigen::Index>(r), j) = rows[r][static_cast<std::size_t>(j)];
+  }
+  LabelModel label;
+  label.mean = X.colwise().mean().transpose();
+  label.scale = ((X.rowwise() - label.mean.transpose()).array().square().colwise().mean().sqrt()).transpose();
+  for (Eigen::Index j = 0; j < d; ++j) {
+    if (!(label.scale(j) > 1e-12)) label.scale(j) = 1.0;  // a constant feature: left centred, unscaled
+  }
+  detail::round_to_float(label);
+  for (Eigen::Index j = 0; j < d; ++j) X.col(j) = (X.col(j).array() - label.mean(j)) / label.scale(j);
+  linear::SoftmaxRegressionOptions options;
+  options.l2 = l2;
+  label.model = linear::fit_softmax_regression(X, labels, static_cast<int>(label_count), options);
+  detail::round_to_float(label);
+  return label;
+}
+
+/// Rows and labels for training the label predictor on the claims outside `held_out`
+/// (every claim when held_out is folds).
+void label_training_rows(const VerificationOptions& options, const std::vector<PreparedClaim>& claims, std::size_t held_out,
+                         double tau, std::vector<std::vector<double>>& rows, std::vector<int>& labels) {
+  for (const auto& claim : claims) {
+    if (claim.fold == held_out) continue;
+    for (const auto& document : claim.documents) {
+      if (document.source->sentences.empty()) continue;
+      rows.push_back(predicted_row(options, claim, document, tau));
+      labels.push_back(static_cast<int>(document.gold->label));
+      if (document.gold->label != Label::not_enough_info && !document.gold_rationale.empty() && !options.claim_only) {
+        rows.push_back(detail::label_row(options, claim.claim, document.text, *document.source, document.out_of_fold,
+                                         document.gold_rationale, tau));
+        labels.push_back(static_cast<int>(document.gold->label));
+      }
+    }
+  }
+}
+
+std::map<std::string, double> named_scores(const detail::TaskScores& scores) {
+  std::map<std::string, double> named;
+  const std::pair<const char*, const detail::F1Scores*> parts[] = {{"label_only", &scores.label_only},
+                                                                    {"label_rationale", &scores.label_rationale},
+                                                                    {"selection", &scores.selection},
+                                                                    {"selection_label", &scores.selection_label}};
+  for (const auto& [name, s] : parts) {
+    named[std::string(name) + "_precision"] = s->precision;
+    named[std::string(name) + "_recall"] = s->recall;
+    named[std::string(name) + "_f1"] = s->f1;
+  }
+  return named;
+}
+
+}  // namespace
+
+std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& data, const VerificationOptions& options,
+                                                    TrainingReport* report) {
+  check(data, options);
+  detail::FittedVerifier fitted;
+  fitted.options = options;
+  fitted.vectorizer = std::make_shared<const tfidf::TfidfVectorizer>(
+      tfidf::TfidfVectorizer::fit(data.corpus_texts, {options.tfidf_max_features}));
+  std::vector<PreparedClaim> claims = prepare(data, *fitted.vectorizer, options.folds);
+
+  for (std::size_t fold = 0; fold < options.folds; ++fold) {
+    const SelectorModel selector = fit_selector(claims, fold, options.selector_C);
+    for (auto& claim : claims) {
+      if (claim.fold != fold) continue;
+      for (auto& document : claim.documents) {
+        document.out_of_fold = selector.probabilities(document.features);
+        std::vector<double> gold_only(document.out_of_fold.size(), -1.0);
+        for (std::size_t s = 0; s < gold_only.size(); ++s) {
+          if (document.is_rationale[s]) gold_only[s] = document.out_of_fold[s];
+        }
+        document.gold_rationale = select_rationale(gold_only, 0.0, options.max_rationale);
+      }
+    }
+  }
+
+  std::vector<const LabelledInput*> gold;
+  for (const auto& claim : claims) gold.push_back(claim.item);
+  double best = -1;
+  for (const double tau : options.tau_grid) {
+    // Out-of-fold label probabilities of every document at this τ.
+    std::vector<std::vector<std::array<double, label_count>>> probabilities(claims.size());
+    for (std::size_t fold = 0; fold < options.folds; ++fold) {
+      std::vector<std::vector<double>> rows;
+      std::vector<int> labels;
+      label_training_rows(options, claims, fold, tau, rows, labels);
+      const LabelModel label = fit_label_model(rows, labels, options.label_l2);
+      for (std::size_t c = 0; c < claims.size(); ++c) {
+        if (claims[c].fold != fold) continue;
+        for (const auto& document : claims[c].documents) {
+          probabilities[c].push_back(document.source->sentences.empty()
+                                         ? std::array<double, label_count>{0, 0, 1}
+                                         : label.probabilities(predicted_row(options, claims[c], document, tau)));
+        }
+      }
+    }
+    for (const double theta : options.nei_threshold_grid) {
+      std::vector<ClaimVerdict> verdicts(claims.size());
+      for (std::size_t c = 0; c < claims.size(); ++c) {
+        for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {
+          const auto& document = claims[c].documents[d];
+          verdicts[c].documents.push_back(
+              detail::decide(*document.source, document.out_of_fold, probabilities[c][d], tau, theta, options.max_rationale));
+        }
+      }
+      const detail::TaskScores scores = detail::provisional_scores(verdicts, gold);
+      spdlog::debug("verifier CV τ {} θ {}: Label+Rationale F1 {:.4f}", tau, theta, scores.label_rationale.f1);
+      if (scores.label_rationale.f1 > best) {
+        best = scores.label_rationale.f1;
+        fitted.tau = tau;
+        fitted.nei_threshold = theta;
+        if (report) report->cross_validation = named_scores(scores);
+      }
+    }
+  }
+
+  fitted.selector = fit_selector(claims, options.folds, options.selector_C);
+  std::vector<std::vector<double>> rows;
+  std::vector<int> labels;
+  label_training_rows(options, claims, options.folds, fitted.tau, rows, labels);
+  fitted.label = fit_label_model(rows, labels, options.label_l2);
+  if (report) {
+    report->tau = fitted.tau;
+    report->nei_threshold = fitted.nei_threshold;
+    report->label_rows = rows.size();
+    report->selector_rows = 0;
+    for (const auto& claim : claims) {
+      for (const auto& document : claim.documents) report->selector_rows += document.source->sentences.size();
+    }
+  }
+  return std::make_unique<detail::FeatureVerifier>(std::move(fitted));
+}
+
+}  // namespace claimrag::verification
