@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <ostream>
 #include <span>
 #include <string>
@@ -32,7 +33,7 @@ struct VerifyRequest {
   std::string claim;               ///< claim mode: the claim's text
   std::filesystem::path index;     ///< claim mode: folder holding bm25.index; empty: built in memory
   std::size_t k = 0;               ///< documents per claim (run and claim modes); 0: the configuration's
-  std::filesystem::path original;  ///< SciFact release layout: sentences with SciFact's indices
+  std::filesystem::path original;  ///< SciFact release layout: sentences with SciFact's indices, gold rationales for training
   std::filesystem::path out;       ///< run and pairs modes: the file to write
   bool json = false;               ///< claim mode: one JSON object instead of text
   std::filesystem::path model;       ///< a saved verifier to load instead of training one
@@ -46,7 +47,7 @@ enum class VerifyMode { run, pairs, claim };
 /// a mode's required flag is missing, or a flag of another mode is given.
 VerifyMode verify_mode(const VerifyRequest& request);
 
-/// The documents per claim: request.k, else the configuration's.
+/// The documents per claim: request.k, else the configuration's verification.verify_k.
 std::size_t documents_per_claim(const VerifyRequest& request, const ExperimentConfig& config);
 
 /// The claims of the request with their documents, in input order, read and checked.
@@ -67,8 +68,15 @@ struct VerifySummary {
 VerifySummary deliver_verdicts(const verification::ClaimVerifier& verifier, const VerifyRequest& request,
                                std::span<const verification::VerificationInput> inputs, std::ostream& out);
 
-/// verify_inputs, then the verifier (loaded from request.model, or trained and saved to
-/// request.save_model when given), then deliver_verdicts.
+/// The verifier of the request: loaded from
+/// request.model (refused unless trained with config.verification.options), or trained on
+/// SciFact's train claims in the open setting: each claim's BM25 top k abstracts (k as
+/// documents_per_claim; verification.verify_k for --pairs), gold-labelled from the release layout
+/// in request.original, else the configuration's data.original (a UsageError naming the missing
+/// file when absent); then saved to request.save_model when given.
+std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& request, const ExperimentConfig& config);
+
+/// verify_inputs, then verifier_for, then deliver_verdicts, then one summary line in the log.
 VerifySummary run_verify(const VerifyRequest& request, const ExperimentConfig& config, std::ostream& out);
 
 }  // namespace claimrag::experiment
