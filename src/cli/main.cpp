@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   claimrag::cli::add_rerank_command(root);
   claimrag::cli::add_extract_evidence_command(root);
   claimrag::cli::add_interrogate_command(root);
+  claimrag::cli::add_verify_command(root);
 
   try {
     root.parse(argc, argv);

@@ -39,6 +39,18 @@ void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem:
                index.terms.size(), index.posting_documents.size(), (out_folder / kBm25IndexFile).string());
 }
 
+bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
+                                       const std::filesystem::path& corpus_path) {
+  const auto index_path = index_folder / kBm25IndexFile;
+  auto index = bm25::load_index(index_path);
+  if (index.corpus_checksum != corpus.checksum) {
+    throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() + " (checksum " +
+                                             index.corpus_checksum + ", now " + corpus.checksum +
+                                             "): run claimrag index again");
+  }
+  return index;
+}
+
 run::Run retrieve_bm25(const std::filesystem::path& beir_folder,
                        const std::filesystem::path& index_folder,
                        const std::vector<dataset::Query>& queries, const Bm25Config& bm25,

@@ -166,6 +166,7 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("nei_threshold_grid", options.nei_threshold_grid);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);
+  read_size(object, "verify_k", verification.verify_k, 1);
   object.finish();
   verification.open_k_grid.assign(k_grid.begin(), k_grid.end());
   if (!(options.selector_C > 0) || !(options.label_l2 > 0)) throw UsageError("verification.selector_C and label_l2 must be > 0");

@@ -10,18 +10,6 @@
 namespace claimrag::experiment {
 namespace {
 
-bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
-                                       const std::filesystem::path& corpus_path) {
-  const auto index_path = index_folder / kBm25IndexFile;
-  auto index = bm25::load_index(index_path);
-  if (index.corpus_checksum != corpus.checksum) {
-    throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() + " (checksum " +
-                                             index.corpus_checksum + ", now " + corpus.checksum +
-                                             "): run claimrag index again");
-  }
-  return index;
-}
-
 void log_model(const rerank::RerankerModel& model) {
   const auto& classifier = model.classifier;
   for (std::size_t f = 0; f < model.features.names.size(); ++f) {

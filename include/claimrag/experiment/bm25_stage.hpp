@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "claimrag/bm25/index.hpp"
 #include "claimrag/dataset/beir.hpp"
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/run/run.hpp"
@@ -30,6 +31,11 @@ std::vector<dataset::Query> select_queries(const std::filesystem::path& beir_fol
 /// writes `<out_folder>/meta.json`.
 void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
                 const ExperimentConfig& config);
+
+/// Loads `<index_folder>/bm25.index`, which must have been built from `corpus` (read from
+/// `corpus_path`): a DataError naming the index asks to index again otherwise.
+bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
+                                       const std::filesystem::path& corpus_path);
 
 /// Retrieves the top `k` documents per query with the index in `index_folder`, which must have
 /// been built from the corpus in `beir_folder` (checked by checksum). The run's tag is "bm25".

@@ -102,6 +102,9 @@ struct VerificationConfig {
   verification::VerificationOptions options;
   std::vector<std::size_t> open_k_grid{3, 5, 10};
   std::string paper;  ///< VeriSci's published numbers shown beside ours (configs/paper/verisci.json); empty: none
+  /// `claimrag verify`: abstracts per claim when --k is not given (VeriSci's open setting keeps 3),
+  /// and the k its trained verifier is fitted with, so that training matches use.
+  std::size_t verify_k = 3;
 };
 
 struct ExperimentConfig {

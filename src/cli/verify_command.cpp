@@ -1,0 +1,50 @@
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "claimrag/experiment/verify_stage.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+
+void add_verify_command(CLI::App& root) {
+  struct Options {
+    experiment::VerifyRequest request;
+    std::string data, split, queries, run, original, pairs, index, out, model, save_model, config;
+  };
+  auto options = std::make_shared<Options>();
+  auto* command = root.add_subcommand(
+      "verify", "SUPPORT / CONTRADICT / NOT_ENOUGH_INFO per (claim, abstract): for a run's claims, a pairs file or one claim");
+  add_data_option(*command, options->data)->required(false);
+  auto* split = command->add_option("--split", options->split, "Verify the judged claims of this split (qrels/NAME.tsv)");
+  auto* queries = command->add_option("--queries", options->queries, "Verify the claims of this BEIR-style queries.jsonl");
+  split->excludes(queries);
+  command->add_option("--run", options->run, "TREC run giving each claim's documents (writes predictions to --out)");
+  command->add_option("--pairs", options->pairs, "JSON Lines of {\"id\", \"claim\", \"evidence\"} (writes one verdict a line to --out)");
+  command->add_option("--claim", options->request.claim, "One claim: retrieve with BM25, verify, print the verdict");
+  command->add_option("--index", options->index, "--claim: folder with bm25.index (default: index the corpus in memory)");
+  command->add_option("--k", options->request.k, "Documents per claim (default: the config's)")->check(CLI::PositiveNumber);
+  command->add_option("--original", options->original, "SciFact release layout: sentences with SciFact's indices");
+  command->add_option("--out", options->out, "File to write (--run: predictions JSONL; --pairs: verdicts JSONL)");
+  command->add_flag("--json", options->request.json, "--claim: print one JSON object instead of text");
+  command->add_option("--model", options->model, "Saved verifier to use instead of training one");
+  command->add_option("--save-model", options->save_model, "Where to save the trained verifier");
+  add_config_option(*command, options->config);
+  command->callback([options] {
+    auto request = options->request;
+    request.data = options->data;
+    request.claims = {options->split, options->queries};
+    request.run = options->run;
+    request.pairs = options->pairs;
+    request.index = options->index;
+    request.original = options->original;
+    request.out = options->out;
+    request.model = options->model;
+    request.save_model = options->save_model;
+    request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
+    experiment::run_verify(request, config_from(options->config), std::cout);
+  });
+}
+
+}  // namespace claimrag::cli

@@ -1,0 +1,66 @@
+#include "claimrag/verification/verification_pairs.hpp"
+
+#include <string_view>
+#include <unordered_map>
+
+#include "claimrag/dataset/jsonl.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/verification/verdict_report.hpp"
+#include "claimrag/verification/verify_inputs.hpp"
+
+namespace claimrag::verification {
+namespace {
+
+bool is_blank_text(std::string_view text) {
+  return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos;
+}
+
+std::string text_field(const dataset::FieldReader& fields, std::string_view key) {
+  std::string value = fields.string(key);
+  if (is_blank_text(value)) fields.fail("\"" + std::string(key) + "\" is empty");
+  return value;
+}
+
+}  // namespace
+
+std::vector<VerificationInput> read_verification_pairs(const std::filesystem::path& path) {
+  std::vector<VerificationInput> inputs;
+  std::unordered_map<std::string, std::size_t> first_line;
+  dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line) {
+    const dataset::FieldReader fields(object, path, line);
+    std::string id = fields.identifier("id");
+    if (is_blank_text(id)) fields.fail("\"id\" is empty");
+    const auto [seen, fresh] = first_line.emplace(id, line);
+    if (!fresh) fields.fail("duplicate id \"" + id + "\" (first on line " + std::to_string(seen->second) + ")");
+    std::string claim = text_field(fields, "claim");
+    const std::string evidence = text_field(fields, "evidence");
+    EvidenceDocument document;
+    document.doc_id = id;
+    document.sentences = evidence_sentences(evidence);
+    inputs.push_back({std::move(id), std::move(claim), {std::move(document)}});
+  });
+  return inputs;
+}
+
+nlohmann::ordered_json pair_verdict_json(const VerificationInput& input, const ClaimVerdict& verdict) {
+  if (input.documents.size() != 1 || verdict.documents.size() != 1) {
+    throw InternalError("pair " + input.claim_id + " must hold exactly one evidence document");
+  }
+  const DocumentVerdict& document = verdict.documents.front();
+  return {{"id", input.claim_id},
+          {"label", label_name(document.label)},
+          {"probabilities", probabilities_json(document.probabilities)},
+          {"rationale", rationale_json(input.documents.front(), document)},
+          {"truncated_sentences", document.truncated_sentences}};
+}
+
+void write_pair_verdicts(const std::filesystem::path& path, std::span<const VerificationInput> inputs,
+                         std::span<const ClaimVerdict> verdicts) {
+  if (inputs.size() != verdicts.size()) throw InternalError("write_pair_verdicts: inputs and verdicts differ in number");
+  io::AtomicFile file(path);
+  for (std::size_t p = 0; p < inputs.size(); ++p) file.stream() << pair_verdict_json(inputs[p], verdicts[p]).dump() << '\n';
+  file.commit();
+}
+
+}  // namespace claimrag::verification
