@@ -163,10 +163,12 @@ VerifySummary deliver_verdicts(const verification::ClaimVerifier& verifier, cons
 namespace claimrag::experiment {
 namespace {
 
-/// The open setting's training data on SciFact's train claims: BM25's top k abstracts of each,
-/// as `verify` will see them, gold-labelled from the release layout.
-verification::VerifierTrainingData open_training_data(const std::filesystem::path& original, const ExperimentConfig& config,
-                                                      std::size_t k) {
+/// Training data on SciFact's train claims, gold-labelled from the release layout, as `verify` will
+/// see its inputs: BM25's top k abstracts of each claim (k > 0: the open setting, for claims with a
+/// run or a query), or the cited abstracts as given (k = 0: the oracle setting, for --pairs, whose
+/// evidence comes with no retrieval rank or score).
+verification::VerifierTrainingData training_data(const std::filesystem::path& original, const ExperimentConfig& config,
+                                                 std::size_t k) {
   const auto corpus_file = original / "corpus.jsonl";
   const auto train_file = original / "claims_train.jsonl";
   if (!std::filesystem::exists(corpus_file) || !std::filesystem::exists(train_file)) {
@@ -181,9 +183,14 @@ verification::VerifierTrainingData open_training_data(const std::filesystem::pat
     for (const auto& sentence : abstract.sentences) text += " " + sentence;
     data.corpus_texts.push_back(std::move(text));
   }
+  const auto index = verification::index_abstracts(abstracts);
+  if (k == 0) {
+    data.claims = verification::oracle_inputs(train_claims, index);
+    return data;
+  }
   const auto& bm25 = config.bm25.parameters;
   const auto run = verification::bm25_run(abstracts, train_claims, bm25.k1, bm25.b, k);
-  data.claims = verification::open_inputs(train_claims, verification::index_abstracts(abstracts), run, k);
+  data.claims = verification::open_inputs(train_claims, index, run, k);
   return data;
 }
 
@@ -193,12 +200,13 @@ std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& r
   const auto& options = config.verification.options;
   if (!request.model.empty()) return verification::load_claim_verifier(request.model, &options);
   const std::filesystem::path original = request.original.empty() ? std::filesystem::path(config.data.original) : request.original;
-  const std::size_t k = verify_mode(request) == VerifyMode::pairs ? config.verification.verify_k : documents_per_claim(request, config);
-  const auto data = open_training_data(original, config, k);
+  const std::size_t k = verify_mode(request) == VerifyMode::pairs ? 0 : documents_per_claim(request, config);
+  const auto data = training_data(original, config, k);
   verification::TrainingReport report;
   auto verifier = verification::train_claim_verifier(data, options, &report);
-  spdlog::info("verifier trained on {} train claims (BM25 top {}): tau {}, NEI threshold {}, cross-validated Label+Rationale F1 {:.4f}",
-               data.claims.size(), k, report.tau, report.nei_threshold, report.cross_validation["label_rationale_f1"]);
+  spdlog::info("verifier trained on {} train claims ({}): tau {}, NEI threshold {}, cross-validated Label+Rationale F1 {:.4f}",
+               data.claims.size(), k == 0 ? std::string("their cited abstracts") : "BM25 top " + std::to_string(k),
+               report.tau, report.nei_threshold, report.cross_validation["label_rationale_f1"]);
   if (!request.save_model.empty()) verifier->save(request.save_model);
   return verifier;
 }

@@ -6,8 +6,10 @@
 
 #include "claimrag/dataset/beir.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/interrogation/builtin_responder.hpp"
 #include "claimrag/interrogation/claim_verdict.hpp"
 #include "claimrag/interrogation/recorded_responder.hpp"
+#include "claimrag/verification/trained_verifier.hpp"
 
 namespace claimrag::interrogation {
 namespace {
@@ -20,14 +22,31 @@ std::filesystem::path default_recording(const std::filesystem::path& out) {
   return record;
 }
 
+/// The built-in responder together with the verifier it asks, which it must not outlive.
+class LoadedBuiltinResponder final : public Responder {
+ public:
+  LoadedBuiltinResponder(std::unique_ptr<verification::ClaimVerifier> verifier, BuiltinResponderOptions options)
+      : verifier_(std::move(verifier)), responder_(*verifier_, options) {}
+  [[nodiscard]] std::vector<std::vector<std::string>> respond(std::span<const ProbeRequest> requests,
+                                                              std::size_t samples) override {
+    return responder_.respond(requests, samples);
+  }
+
+ private:
+  std::unique_ptr<verification::ClaimVerifier> verifier_;
+  BuiltinResponder responder_;
+};
+
 }  // namespace
 
 std::unique_ptr<Responder> make_responder(const InterrogateCommand& command) {
   const std::string& spec = command.responder;
   if (spec == "builtin") {
-    throw UsageError(
-        "--responder builtin is not available in this build: it needs the trained 3-way verifier "
-        "(--model), which is not part of it yet; use recorded:FILE or http");
+    if (command.model_file.empty()) {
+      throw UsageError("--responder builtin needs --model FILE: a verifier saved by claimrag verify --save-model");
+    }
+    return std::make_unique<LoadedBuiltinResponder>(verification::load_claim_verifier(command.model_file),
+                                                    BuiltinResponderOptions{command.temperature, command.seed});
   }
   if (spec.starts_with(recorded_prefix)) {
     const std::filesystem::path file = spec.substr(recorded_prefix.size());

@@ -105,11 +105,42 @@ TEST(CliInterrogate, BadInputExitsWithTheDocumentedCodes) {
                                         inputs.probes.string() + " --responder builtin" + out,
                                     inputs.folder.path());
   EXPECT_EQ(builtin.exit_code, 2);
-  EXPECT_NE(builtin.err.find("not available in this build"), std::string::npos) << builtin.err;
+  EXPECT_NE(builtin.err.find("--responder builtin needs --model FILE"), std::string::npos) << builtin.err;
   const auto no_slot = inputs.folder.write("bad.json", R"({"probes": [{"id": "o", "original": true, "template": "True?"}]})");
   const auto slot = run_claimrag("interrogate --pairs " + inputs.pairs.string() + " --probes " + no_slot.string() +
                                      " --responder recorded:" + inputs.recording.string() + out,
                                  inputs.folder.path());
   EXPECT_EQ(slot.exit_code, 2);
   EXPECT_NE(slot.err.find("has no {claim} slot"), std::string::npos) << slot.err;
+}
+
+// The built-in responder with a verifier trained on SciFact by `verify --save-model`: one line per
+// pair, every probe answered K times, and the same bytes on a second run (seeded sampling).
+TEST(CliInterrogate, TheBuiltinResponderAsksASavedVerifier) {
+  const std::filesystem::path scifact = std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "data/scifact";
+  if (!std::filesystem::exists(scifact / "original/claims_train.jsonl")) GTEST_SKIP() << "SciFact is absent";
+  Inputs inputs;
+  const auto model = inputs.folder.path() / "verifier.safetensors";
+  const auto trained = run_claimrag("--quiet verify --pairs " + inputs.pairs.string() + " --out " +
+                                        (inputs.folder.path() / "verdicts.jsonl").string() + " --config " +
+                                        std::string(CLAIMRAG_SOURCE_DIR) + "/configs/scifact.json --save-model " +
+                                        model.string(),
+                                    inputs.folder.path());
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  std::vector<std::string> outputs;
+  for (const char* name : {"first.jsonl", "second.jsonl"}) {
+    const auto out = inputs.folder.path() / name;
+    const auto run = run_claimrag("--quiet interrogate --pairs " + inputs.pairs.string() + " --probes " +
+                                      inputs.probes.string() + " --samples 4 --responder builtin --model " +
+                                      model.string() + " --out " + out.string(),
+                                  inputs.folder.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    outputs.push_back(slurp(out));
+  }
+  EXPECT_EQ(outputs[0], outputs[1]);
+  const auto lines = lines_of(inputs.folder.path() / "first.jsonl");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["pair_id"], "p1");
+  EXPECT_EQ(lines[1]["pair_id"], "p2");
+  EXPECT_EQ(lines[0]["responses"].size(), 3u * 4u);  // three probes, four samples each
 }
