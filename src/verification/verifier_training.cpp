@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "claimrag/error.hpp"
+#include "claimrag/parallel_for.hpp"
 #include "claimrag/rerank/logistic_regression.hpp"
 #include "claimrag/verification/claim_folds.hpp"
 #include "claimrag/verification/rationale_selection.hpp"
@@ -35,26 +36,6 @@ struct PreparedClaim {
   std::vector<PreparedDocument> documents;
   std::size_t fold = 0;
 };
-
-/// Runs body(k) for k in [0, count) on the OpenMP threads and rethrows the lowest k's exception.
-/// Inside the parallel region Eigen runs its products single-threaded, so each fold's fit is
-/// computed the same way whatever the thread count.
-template <typename Body>
-void for_each_fold(std::size_t count, Body&& body) {
-  std::vector<std::exception_ptr> errors(count);
-  const auto n = static_cast<std::ptrdiff_t>(count);
-#pragma omp parallel for schedule(dynamic)
-  for (std::ptrdiff_t k = 0; k < n; ++k) {
-    try {
-      body(static_cast<std::size_t>(k));
-    } catch (...) {
-      errors[static_cast<std::size_t>(k)] = std::current_exception();
-    }
-  }
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
-}
 
 void check(const VerifierTrainingData& data, const VerificationOptions& options) {
   if (data.claims.empty()) throw UsageError("verifier training: no claims");
@@ -205,7 +186,7 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   std::vector<PreparedClaim> claims = prepare(data, *fitted.vectorizer, options.folds);
 
   std::vector<SelectorModel> fold_selectors(options.folds);
-  for_each_fold(options.folds, [&](std::size_t fold) { fold_selectors[fold] = fit_selector(claims, fold, options.selector_C); });
+  parallel_for(options.folds, [&](std::size_t fold) { fold_selectors[fold] = fit_selector(claims, fold, options.selector_C); });
   for (std::size_t fold = 0; fold < options.folds; ++fold) {
     const SelectorModel& selector = fold_selectors[fold];
     for (auto& claim : claims) {
@@ -228,7 +209,7 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
     // Out-of-fold label probabilities of every document at this τ.
     std::vector<std::vector<std::array<double, label_count>>> probabilities(claims.size());
     std::vector<LabelModel> fold_labels(options.folds);
-    for_each_fold(options.folds, [&](std::size_t fold) {
+    parallel_for(options.folds, [&](std::size_t fold) {
       std::vector<std::vector<double>> rows;
       std::vector<int> labels;
       label_training_rows(options, claims, fold, tau, rows, labels);

@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include "claimrag/error.hpp"
+#include "claimrag/parallel_for.hpp"
 #include "claimrag/nn/softmax_cross_entropy.hpp"
 
 namespace claimrag::verifier {
@@ -92,25 +93,6 @@ struct ChunkWorker {
     network_backward(cache, network, dlogits, dembedded);
   }
 };
-
-/// Runs body(k) for k in [0, count) on the OpenMP threads; rethrows the exception of the lowest
-/// failing k, so a failure reads the same whatever the thread count.
-template <typename Body>
-void parallel_for(std::size_t count, Body&& body) {
-  std::vector<std::exception_ptr> errors(count);
-  const auto n = static_cast<std::ptrdiff_t>(count);
-#pragma omp parallel for schedule(dynamic)
-  for (std::ptrdiff_t k = 0; k < n; ++k) {
-    try {
-      body(static_cast<std::size_t>(k));
-    } catch (...) {
-      errors[static_cast<std::size_t>(k)] = std::current_exception();
-    }
-  }
-  for (const auto& error : errors) {
-    if (error) std::rethrow_exception(error);
-  }
-}
 
 }  // namespace
 

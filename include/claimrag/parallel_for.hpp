@@ -1,0 +1,31 @@
+#pragma once
+// A parallel loop whose failures read the same whatever the thread count.
+
+#include <cstddef>
+#include <exception>
+#include <vector>
+
+namespace claimrag {
+
+/// Runs body(k) for k in [0, count) on the OpenMP threads, in any order, and rethrows the
+/// exception of the lowest failing k (so a failure reads the same for any thread count). Inside
+/// the parallel region Eigen runs its products single-threaded, so each body computes the same
+/// bytes whatever the thread count.
+template <typename Body>
+void parallel_for(std::size_t count, Body&& body) {
+  std::vector<std::exception_ptr> errors(count);
+  const auto n = static_cast<std::ptrdiff_t>(count);
+#pragma omp parallel for schedule(dynamic)
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    try {
+      body(static_cast<std::size_t>(k));
+    } catch (...) {
+      errors[static_cast<std::size_t>(k)] = std::current_exception();
+    }
+  }
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+}
+
+}  // namespace claimrag
