@@ -46,7 +46,21 @@ GateData::GateData(GateRequest request) : request_(std::move(request)) {
   bm25_ = read_optional_run(request_.bm25_run);
   dense_ = read_optional_run(request_.dense_run);
   rerank_ = read_optional_run(request_.rerank_run);
-  if (!request_.signal_file.empty()) external_ = gate::read_signal_file(request_.signal_file.string());
+  if (!request_.signal_file.empty()) {
+    external_ = gate::read_signal_file(request_.signal_file.string());
+    // Checked here, where the file's name is known, rather than when a signal first reads it.
+    std::vector<std::string> missing;
+    for (const auto& id : claim_ids_) {
+      if (!external_->contains(id)) missing.push_back(id);
+    }
+    if (!missing.empty()) {
+      throw DataError(request_.signal_file.string(),
+                      "has no value for claim " + missing.front() +
+                          (missing.size() > 1 ? " (and " + std::to_string(missing.size() - 1) + " more claims of split " +
+                                                    request_.split + ")"
+                                              : std::string()));
+    }
+  }
 }
 
 std::vector<gate::ClaimOutcome> GateData::outcomes(const std::string& signal) const {

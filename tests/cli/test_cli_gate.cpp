@@ -73,3 +73,19 @@ TEST(CliGate, BadThresholdsAndMissingInputsAreUsageErrors) {
   EXPECT_NE(decisions.find(R"({"claim_id":"q2","decision":"refuse","reason":"no document retrieved")"), std::string::npos)
       << decisions;
 }
+
+// A signal file without a value for some claim of the split: a data error naming the file and the
+// claim, and no sweep written.
+TEST(CliGate, ASignalFileMissingAClaimIsNamed) {
+  TempFolder folder;
+  const std::string run = bm25_run(folder);
+  const auto signals = folder.write("signals.tsv", "claim_id\tvalue\nq1\t0.9\nq2\t0.1\n");
+  const auto outcome = run_claimrag("gate --data " + kTiny + " --split test --run " + run + " --signal file --signal-file " +
+                                        signals.string() + " --thresholds 0.5 --out " + folder.path().string() + "/sweep.tsv",
+                                    folder.path());
+  EXPECT_EQ(outcome.exit_code, 3);
+  EXPECT_NE(outcome.err.find(signals.string() + ": has no value for claim q3 (and 2 more claims of split test)"),
+            std::string::npos)
+      << outcome.err;
+  EXPECT_FALSE(std::filesystem::exists(folder.path() / "sweep.tsv"));
+}
