@@ -52,7 +52,7 @@ TEST(VerificationPairs, EveryBadLineIsADataErrorNamingFileAndLine) {
   expect_bad_line("{\"claim\": \"c\", \"evidence\": \"e\"}", "\"id\" is missing");
   expect_bad_line("{\"id\": \"b\", \"evidence\": \"e\"}", "\"claim\" is missing");
   expect_bad_line("{\"id\": \"b\", \"claim\": \"c\"}", "\"evidence\" is missing");
-  expect_bad_line("{\"id\": \"\", \"claim\": \"c\", \"evidence\": \"e\"}", "\"id\" is empty");
+  expect_bad_line("{\"id\": \"\", \"claim\": \"c\", \"evidence\": \"e\"}", "\"id\" \"\" is empty");
   expect_bad_line("{\"id\": \" \", \"claim\": \"c\", \"evidence\": \"e\"}", "\"id\" \" \" contains a space");
   expect_bad_line("{\"id\": \"b\", \"claim\": \"\", \"evidence\": \"e\"}", "\"claim\" is empty");
   expect_bad_line("{\"id\": \"b\", \"claim\": \"c\", \"evidence\": \" \\n\\t\"}", "\"evidence\" is empty");

@@ -60,7 +60,8 @@ class BinaryReader {
     const auto count = get<std::uint64_t>();
     if (count > remaining() / sizeof(T)) truncated();
     std::vector<T> values(count);
-    std::memcpy(values.data(), take(count * sizeof(T)), count * sizeof(T));
+    // memcpy with an empty vector's null data() is undefined even for zero bytes.
+    if (count > 0) std::memcpy(values.data(), take(count * sizeof(T)), count * sizeof(T));
     return values;
   }
   [[nodiscard]] std::size_t remaining() const { return bytes_.size() - position_; }
