@@ -118,4 +118,13 @@ run::Ranking to_ranking(const InvertedIndex& index, std::string query_id, const 
   return ranking;
 }
 
+run::Run search_run(const Searcher& searcher, const std::vector<std::string>& query_ids,
+                    const std::vector<std::string_view>& texts, std::size_t depth) {
+  const auto hits = searcher.search_many(texts, depth);
+  run::Run run;
+  run.tag = "bm25";
+  for (std::size_t q = 0; q < query_ids.size(); ++q) run.add(to_ranking(searcher.index(), query_ids[q], hits[q]));
+  return run;
+}
+
 }  // namespace claimrag::bm25

@@ -65,14 +65,13 @@ run::Run retrieve_bm25(const std::filesystem::path& beir_folder,
                                              "): run claimrag index again");
   }
   const bm25::Searcher searcher(index, bm25.parameters);
+  std::vector<std::string> ids;
   std::vector<std::string_view> texts;
-  texts.reserve(queries.size());
-  for (const auto& query : queries) texts.emplace_back(query.text);
-  const auto hits = searcher.search_many(texts, k);
-  run::Run run;
-  run.tag = "bm25";
-  for (std::size_t q = 0; q < queries.size(); ++q) run.add(bm25::to_ranking(index, queries[q].id, hits[q]));
-  return run;
+  for (const auto& query : queries) {
+    ids.push_back(query.id);
+    texts.emplace_back(query.text);
+  }
+  return bm25::search_run(searcher, ids, texts, k);
 }
 
 }  // namespace claimrag::experiment

@@ -102,13 +102,13 @@ run::Run bm25_run(const std::vector<dataset::Abstract>& abstracts, const std::ve
   }
   const bm25::InvertedIndex index = bm25::build_index(corpus, "");
   const bm25::Searcher searcher(index, {k1, b});
+  std::vector<std::string> ids;
   std::vector<std::string_view> queries;
-  for (const auto& claim : claims) queries.push_back(claim.text);
-  const auto hits = searcher.search_many(queries, depth);
-  run::Run run;
-  run.tag = "bm25";
-  for (std::size_t q = 0; q < claims.size(); ++q) run.add(bm25::to_ranking(index, claims[q].id, hits[q]));
-  return run;
+  for (const auto& claim : claims) {
+    ids.push_back(claim.id);
+    queries.push_back(claim.text);
+  }
+  return bm25::search_run(searcher, ids, queries, depth);
 }
 
 }  // namespace claimrag::verification

@@ -68,4 +68,9 @@ class Searcher {
 /// Turns hits into a run ranking with document ids from the index.
 run::Ranking to_ranking(const InvertedIndex& index, std::string query_id, const std::vector<Hit>& hits);
 
+/// A run tagged "bm25" of the top `depth` documents of every query (query_ids[i] asks texts[i]),
+/// searched with search_many. Precondition: query_ids and texts have equal sizes.
+run::Run search_run(const Searcher& searcher, const std::vector<std::string>& query_ids,
+                    const std::vector<std::string_view>& texts, std::size_t depth);
+
 }  // namespace claimrag::bm25
