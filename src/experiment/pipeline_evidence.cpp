@@ -117,7 +117,7 @@ Stage verification_stage() {
               {}};
   stage.run = [](StageContext& context) {
     context.timer.time("claim verification",
-                       [&] { run_verification_stage(context.config, context.work, context.results); });
+                       [&] { run_verification_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
   };
   return stage;
 }

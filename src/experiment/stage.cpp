@@ -4,6 +4,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/rerank_stage.hpp"
+#include "claimrag/experiment/scifact_verifiers.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -27,6 +28,11 @@ StageContext::StageContext(const ExperimentConfig& config_, std::filesystem::pat
       test_queries(dataset::queries_of_split(all_queries, test_qrels, qrels_source(beir, config_.data.test_split))) {}
 
 StageContext::~StageContext() = default;
+
+SciFactVerifiers& StageContext::scifact_verifiers() {
+  if (!scifact_verifiers_) scifact_verifiers_ = std::make_unique<SciFactVerifiers>(config, work, results);
+  return *scifact_verifiers_;
+}
 
 std::vector<dataset::Query> StageContext::queries_of(const std::string& split) const {
   return dataset::queries_of_split(all_queries, dataset::load_split(beir, split), qrels_source(beir, split));

@@ -9,6 +9,7 @@
 #include "claimrag/verification/prediction.hpp"
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/experiment/scifact_verifiers.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
 #include "claimrag/verification/rationale_selection.hpp"
@@ -75,19 +76,14 @@ const char* const kMetrics[] = {"selection", "selection_label", "label_only", "l
 
 }  // namespace
 
-void run_verification_stage(const ExperimentConfig& config, const fs::path& work, Results& results) {
+void run_verification_stage(const ExperimentConfig& config, const SciFactVerifiers& data, const fs::path& work,
+                            Results& results) {
   const auto started = std::chrono::steady_clock::now();
-  const fs::path original = config.data.original;
-  const auto abstracts = dataset::load_abstracts(original / "corpus.jsonl");
-  const auto train_claims = dataset::load_claims(original / "claims_train.jsonl", &abstracts);
-  const auto dev_claims = dataset::load_claims(original / "claims_dev.jsonl", &abstracts);
-  const AbstractIndex index = index_abstracts(abstracts);
-  std::vector<std::string> corpus_texts;
-  for (const auto& abstract : abstracts) {
-    std::string text = abstract.title;
-    for (const auto& sentence : abstract.sentences) text += " " + sentence;
-    corpus_texts.push_back(std::move(text));
-  }
+  const auto& abstracts = data.abstracts();
+  const auto& train_claims = data.train_claims();
+  const auto& dev_claims = data.dev_claims();
+  const AbstractIndex& index = data.index();
+  const auto& corpus_texts = data.corpus_texts();
   const VerificationOptions& options = config.verification.options;
   VerificationOptions claim_only = options;
   claim_only.claim_only = true;

@@ -8,6 +8,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/linear/softmax_regression.hpp"
 #include "claimrag/verification/claim_folds.hpp"
+#include "claimrag/verification/cross_fitted.hpp"
 #include "claimrag/verification/rationale_selection.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 #include "support/temp_folder.hpp"
@@ -140,4 +141,36 @@ TEST(ClaimVerifier, VerdictsSaveLoadRoundTripAndThreadCounts) {
   const auto damaged = folder.path() / "damaged.safetensors";
   std::ofstream(damaged, std::ios::binary) << bytes;
   EXPECT_THROW(load_claim_verifier(damaged), claimrag::DataError);
+}
+
+TEST(CrossFittedVerifier, EachClaimIsJudgedByTheModelThatHeldItsFoldOut) {
+  const auto data = toy_data();
+  const auto options = toy_options();
+  const auto cross = cross_fit_verifier(data, options, 0.3, 0.5);
+  ASSERT_EQ(cross.folds(), 3u);
+  std::vector<VerificationInput> inputs;
+  for (const auto& item : data.claims) inputs.push_back(item.input);
+  const auto verdicts = cross.verify(inputs);
+  ASSERT_EQ(verdicts.size(), inputs.size());
+  VerificationOptions fixed = options;
+  fixed.tau_grid = {0.3};
+  fixed.nei_threshold_grid = {0.5};
+  for (std::size_t fold = 0; fold < 3; ++fold) {
+    VerifierTrainingData rest{{}, data.corpus_texts};
+    for (const auto& item : data.claims) {
+      if (cross.fold_of(item.input.claim_id) != fold) rest.claims.push_back(item);
+    }
+    ASSERT_LT(rest.claims.size(), data.claims.size());
+    const auto held_out = train_claim_verifier(rest, fixed);
+    for (std::size_t c = 0; c < inputs.size(); ++c) {
+      if (cross.fold_of(inputs[c].claim_id) != fold) continue;
+      const auto alone = held_out->verify(std::span(&inputs[c], 1));
+      EXPECT_EQ(verdicts[c].documents.at(0).probabilities, alone.at(0).documents.at(0).probabilities) << "claim " << c;
+    }
+  }
+  const std::vector<VerificationInput> unknown{{"not-a-training-claim", "aspirin", {}}};
+  EXPECT_THROW((void)cross.verify(unknown), claimrag::UsageError);
+  claimrag::testing::TempFolder folder;
+  EXPECT_THROW(cross.save(folder.path() / "x.safetensors"), claimrag::UsageError);
+  EXPECT_FALSE(std::filesystem::exists(folder.path() / "x.safetensors"));
 }

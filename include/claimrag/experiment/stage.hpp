@@ -27,6 +27,7 @@
 namespace claimrag::experiment {
 
 class RerankResources;
+class SciFactVerifiers;
 
 /// What every stage may read and add to while a reproduction runs.
 struct StageContext {
@@ -52,10 +53,17 @@ struct StageContext {
   std::map<std::string, double> evidence_token_f1;  ///< claim -> token F1@2 of the pseudo-gold-trained verifier
   std::map<std::string, double> verifier_top1;      ///< claim -> its best selected sentence's score
 
+  /// SciFact's original layout and the verifiers, for the stages after "verification" that judge
+  /// claims (experiment/scifact_verifiers.hpp); made on first use.
+  SciFactVerifiers& scifact_verifiers();
+
   /// The split's claims (the test split's are loaded once, above).
   [[nodiscard]] std::vector<dataset::Query> queries_of(const std::string& split) const;
   /// Evaluates `run` on the test split with `metrics` and files the means under results[section].
   void evaluate_into(const std::string& section, const run::Run& run);
+
+ private:
+  std::unique_ptr<SciFactVerifiers> scifact_verifiers_;
 };
 
 struct Stage {

@@ -17,8 +17,11 @@
 
 namespace claimrag::experiment {
 
-/// Runs the stage into `work` and files its numbers in `results`. Reads config.data.original
-/// (corpus.jsonl, claims_train.jsonl, claims_dev.jsonl) and config.verification.paper.
-void run_verification_stage(const ExperimentConfig& config, const std::filesystem::path& work, Results& results);
+class SciFactVerifiers;
+
+/// Runs the stage into `work` and files its numbers in `results`. Reads SciFact's original layout
+/// through `data` and config.verification.paper.
+void run_verification_stage(const ExperimentConfig& config, const SciFactVerifiers& data, const std::filesystem::path& work,
+                            Results& results);
 
 }  // namespace claimrag::experiment
