@@ -8,9 +8,15 @@ void add_interrogate_command(CLI::App& root) {
   auto options = std::make_shared<interrogation::InterrogateCommand>();
   auto* command = root.add_subcommand(
       "interrogate", "Ask every (claim, abstract) pair agreeing and conflicting probes K times and fuse the answers");
-  command->add_option("--pairs", options->pairs, "JSON Lines {\"id\", \"claim\", \"doc_id\"|\"evidence\"[, \"claim_id\"]}")
-      ->required();
-  command->add_option("--data", options->data, "BEIR dataset folder, for pairs given by doc_id");
+  auto* pairs = command->add_option("--pairs", options->pairs,
+                                    "JSON Lines {\"id\", \"claim\", \"doc_id\"|\"evidence\"[, \"claim_id\"]}");
+  auto* split = command->add_option("--split", options->split, "Interrogate this split's claims with their top --k documents of --run");
+  auto* run = command->add_option("--run", options->run, "TREC run holding the split's rankings");
+  command->add_option("--k", options->k, "Documents per claim from --run")->capture_default_str();
+  pairs->excludes(split)->excludes(run);
+  split->needs(run);
+  run->needs(split);
+  command->add_option("--data", options->data, "BEIR dataset folder, for pairs given by doc_id and for --split");
   command->add_option("--probes", options->probes, "Probe templates (JSON)")->capture_default_str();
   command->add_option("--samples", options->interrogation.samples, "Answers per probe, K")->capture_default_str();
   command->add_option("--responder", options->responder, "builtin | recorded:FILE | http")->required();

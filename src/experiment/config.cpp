@@ -152,6 +152,8 @@ void resolve_paths(const std::filesystem::path& config_file, ExperimentConfig& c
   config.expected = resolve(folder, config.expected);
   config.paper = resolve(folder, config.paper);
   config.verification.paper = resolve(folder, config.verification.paper);
+  config.interrogation.probes = resolve(folder, config.interrogation.probes);
+  config.interrogation.paper = resolve(folder, config.interrogation.paper);
 }
 
 void read_verification(io::StrictObject object, VerificationConfig& verification) {
@@ -175,6 +177,22 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   }
   for (const std::size_t k : verification.open_k_grid) {
     if (k == 0) throw UsageError("verification.open_k_grid entries must be >= 1");
+  }
+}
+
+void read_interrogation(io::StrictObject object, InterrogationConfig& interrogation) {
+  object.read("probes", interrogation.probes);
+  read_size(object, "samples", interrogation.samples, 1);
+  object.read("temperature", interrogation.temperature);
+  read_size(object, "retrieved_k", interrogation.retrieved_k, 0);
+  object.read("alpha_grid", interrogation.alpha_grid);
+  read_size(object, "bootstrap_resamples", interrogation.bootstrap_resamples, 1);
+  object.read("paper", interrogation.paper);
+  object.finish();
+  if (!(interrogation.temperature >= 0)) throw UsageError("interrogation.temperature must be >= 0");
+  if (interrogation.alpha_grid.empty()) throw UsageError("interrogation.alpha_grid must not be empty");
+  for (const double alpha : interrogation.alpha_grid) {
+    if (!(alpha >= 0 && alpha <= 1)) throw UsageError("interrogation.alpha_grid entries must lie in [0, 1]");
   }
 }
 
@@ -206,6 +224,7 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_verifier(top.object("verifier"), config.verifier);
   read_evidence(top.object("evidence"), config.evidence);
   read_verification(top.object("verification"), config.verification);
+  read_interrogation(top.object("interrogation"), config.interrogation);
   top.finish();
   config.dense.seed = config.seed;
   resolve_paths(path, config);

@@ -9,6 +9,7 @@
 #include "claimrag/experiment/evidence_signals.hpp"
 #include "claimrag/experiment/evidence_stage.hpp"
 #include "claimrag/experiment/gate_stage.hpp"
+#include "claimrag/experiment/interrogation_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
 #include "claimrag/experiment/verification_stage.hpp"
@@ -100,14 +101,17 @@ Stage gate_stage(const ExperimentConfig& config) {
 
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
-                                              "training_runs", "evidence", "evidence_gold", "gate", "verification"};
+                                              "training_runs", "evidence", "evidence_gold", "gate", "verification",
+                                              "interrogation"};
   return names;
 }
 
 namespace {
 
 /// The stages that read SciFact's original layout (gold rationales and labels).
-bool needs_original_layout(const std::string& name) { return name == "evidence_gold" || name == "verification"; }
+bool needs_original_layout(const std::string& name) {
+  return name == "evidence_gold" || name == "verification" || name == "interrogation";
+}
 
 /// Claim verification (experiment/verification_stage.hpp): its own retrieval, so no inputs here.
 Stage verification_stage() {
@@ -122,6 +126,17 @@ Stage verification_stage() {
   return stage;
 }
 
+/// Multi-probe interrogation (experiment/interrogation_stage.hpp), on the verification stage's model.
+Stage interrogation_stage() {
+  Stage stage{"interrogation",
+              {"models/verifier_oracle.safetensors"},
+              {"tables/interrogation_strategies.tsv", "tables/interrogation_fusion.tsv", "tables/interrogation_gain.tsv",
+               "interrogation/dev_verdicts.tsv"},
+              {}};
+  stage.run = [](StageContext& context) { run_interrogation_stage(context); };
+  return stage;
+}
+
 Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "statistics") return statistics_stage();
   if (name == "bm25") return bm25_stage();
@@ -133,6 +148,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "evidence_gold") return evidence_stage("gold");
   if (name == "gate") return gate_stage(config);
   if (name == "verification") return verification_stage();
+  if (name == "interrogation") return interrogation_stage();
   std::string known;
   for (const auto& stage : stage_names()) known += (known.empty() ? "" : ", ") + stage;
   throw UsageError("stages: unknown stage \"" + name + "\" (known: " + known + ")");

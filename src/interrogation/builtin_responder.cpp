@@ -71,7 +71,8 @@ std::vector<std::vector<std::string>> BuiltinResponder::respond(std::span<const 
     const auto key = std::make_pair(request.pair, request.claim);
     auto [found, inserted] = input_of.emplace(key, inputs.size());
     if (inserted) {
-      inputs.push_back({request.pair->id, request.claim, {request.pair->evidence}});
+      // The claim id, not the pair id: a verifier that routes by claim (a cross-fitted one) needs it.
+      inputs.push_back({request.pair->claim_id, request.claim, {request.pair->evidence}});
     }
     request_input[i] = found->second;
   }

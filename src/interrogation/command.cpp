@@ -9,6 +9,7 @@
 #include "claimrag/interrogation/builtin_responder.hpp"
 #include "claimrag/interrogation/claim_verdict.hpp"
 #include "claimrag/interrogation/recorded_responder.hpp"
+#include "claimrag/run/run.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 
 namespace claimrag::interrogation {
@@ -61,15 +62,36 @@ std::unique_ptr<Responder> make_responder(const InterrogateCommand& command) {
   throw UsageError("unknown --responder '" + spec + "' (expected builtin, recorded:FILE or http)");
 }
 
+std::vector<InterrogationPair> command_pairs(const InterrogateCommand& command) {
+  const bool from_run = !command.split.empty() || !command.run.empty();
+  if (command.pairs.empty() == !from_run) throw UsageError("give either --pairs or --split with --run");
+  std::optional<dataset::Corpus> corpus;
+  if (!command.data.empty()) corpus = dataset::load_corpus(command.data / "corpus.jsonl");
+  if (!from_run) return load_pairs(command.pairs, corpus ? &*corpus : nullptr);
+  if (command.split.empty() || command.run.empty()) throw UsageError("--split and --run go together");
+  if (!corpus) throw UsageError("--split needs --data, the BEIR folder holding the split");
+  const auto queries = dataset::queries_of_split(dataset::load_queries(command.data / "queries.jsonl"),
+                                                 dataset::load_split(command.data, command.split),
+                                                 (command.data / "qrels" / (command.split + ".tsv")).string());
+  std::vector<std::string> unranked;
+  auto pairs = pairs_from_run(queries, run::read_trec_run(command.run), command.k, *corpus, unranked);
+  if (!unranked.empty()) {
+    std::string listed;
+    for (std::size_t i = 0; i < unranked.size() && i < 5; ++i) listed += (i ? ", " : "") + unranked[i];
+    spdlog::warn("{} of {} claims have no ranking in {} and are not interrogated (first: {})", unranked.size(),
+                 queries.size(), command.run.string(), listed);
+  }
+  if (pairs.empty()) throw DataError(command.run.string(), "no claim of split " + command.split + " has a ranking");
+  return pairs;
+}
+
 void run_interrogate(const InterrogateCommand& command) {
   if (command.interrogation.samples < 1) throw UsageError("--samples must be at least 1");
   if (!(command.interrogation.alpha >= 0.0 && command.interrogation.alpha <= 1.0)) {
     throw UsageError("--alpha must lie in [0, 1], got " + std::to_string(command.interrogation.alpha));
   }
   const auto probes = load_probes(command.probes);
-  std::optional<dataset::Corpus> corpus;
-  if (!command.data.empty()) corpus = dataset::load_corpus(command.data / "corpus.jsonl");
-  const auto pairs = load_pairs(command.pairs, corpus ? &*corpus : nullptr);
+  const auto pairs = command_pairs(command);
   auto responder = make_responder(command);
   spdlog::info("interrogating {} pairs with {} probes x {} samples", pairs.size(), probes.size(),
                command.interrogation.samples);
@@ -82,7 +104,7 @@ void run_interrogate(const InterrogateCommand& command) {
     unnegated += result.skipped_probes > 0 ? 1 : 0;
   }
   if (unnegated > 0) {
-    spdlog::warn("{} of {} claims match no negation rule: their negated probes were not asked", unnegated,
+    spdlog::warn("{} of {} pairs have a claim no negation rule matches: their negated probes were not asked", unnegated,
                  pairs.size());
   }
   std::size_t answers = 0;

@@ -22,6 +22,50 @@ verification::EvidenceDocument evidence_document(std::string doc_id, std::string
 
 }  // namespace
 
+InterrogationPair make_pair(std::string id, std::string claim_id, std::string claim,
+                            verification::EvidenceDocument evidence, std::string abstract) {
+  InterrogationPair pair;
+  pair.id = std::move(id);
+  pair.claim_id = std::move(claim_id);
+  pair.claim = std::move(claim);
+  const text::NegationResult negation = text::negate_claim(pair.claim);
+  pair.negated_claim = negation.applied ? negation.text : std::string();
+  pair.negation_rule = std::string(text::negation_rule_name(negation.rule));
+  pair.evidence = std::move(evidence);
+  pair.abstract = std::move(abstract);
+  return pair;
+}
+
+InterrogationPair make_pair(std::string id, std::string claim_id, std::string claim, const dataset::Document& document) {
+  return make_pair(std::move(id), std::move(claim_id), std::move(claim),
+                   evidence_document(document.id, document.title, document.text),
+                   document.title.empty() ? document.text : document.title + "\n" + document.text);
+}
+
+std::vector<InterrogationPair> pairs_from_run(std::span<const dataset::Query> queries, const run::Run& run, std::size_t k,
+                                              const dataset::Corpus& corpus, std::vector<std::string>& unranked) {
+  if (k == 0) throw UsageError("--k must be at least 1");
+  std::vector<InterrogationPair> pairs;
+  for (const auto& query : queries) {
+    const run::Ranking* ranking = run.find(query.id);
+    if (ranking == nullptr || ranking->documents.empty()) {
+      unranked.push_back(query.id);
+      continue;
+    }
+    for (std::size_t r = 0; r < ranking->documents.size() && r < k; ++r) {
+      const std::string& doc_id = ranking->documents[r].doc_id;
+      const std::int64_t position = corpus.find(doc_id);
+      if (position < 0) {
+        throw DataError(run.source.empty() ? std::string("run") : run.source,
+                        "query " + query.id + ": document '" + doc_id + "' is not in the corpus");
+      }
+      pairs.push_back(make_pair(query.id + ":" + doc_id, query.id, query.text,
+                                corpus.documents[static_cast<std::size_t>(position)]));
+    }
+  }
+  return pairs;
+}
+
 std::vector<InterrogationPair> load_pairs(const std::filesystem::path& file, const dataset::Corpus* corpus) {
   std::vector<InterrogationPair> pairs;
   std::set<std::string> ids;
@@ -33,29 +77,24 @@ std::vector<InterrogationPair> load_pairs(const std::filesystem::path& file, con
         fields.fail("unknown field \"" + std::string(key) + "\" (expected id, claim, claim_id, doc_id or evidence)");
       }
     }
-    InterrogationPair pair;
-    pair.id = fields.identifier("id");
-    if (!ids.insert(pair.id).second) fields.fail("duplicate pair id '" + pair.id + "'");
-    pair.claim = fields.string("claim");
-    if (pair.claim.find_first_not_of(" \t\r\n") == std::string::npos) fields.fail("\"claim\" is empty");
-    const text::NegationResult negation = text::negate_claim(pair.claim);
-    pair.negated_claim = negation.applied ? negation.text : std::string();
-    pair.negation_rule = std::string(text::negation_rule_name(negation.rule));
-    pair.claim_id = fields.has("claim_id") ? fields.identifier("claim_id") : pair.id;
+    const std::string id = fields.identifier("id");
+    if (!ids.insert(id).second) fields.fail("duplicate pair id '" + id + "'");
+    std::string claim = fields.string("claim");
+    if (claim.find_first_not_of(" \t\r\n") == std::string::npos) fields.fail("\"claim\" is empty");
+    std::string claim_id = fields.has("claim_id") ? fields.identifier("claim_id") : id;
     const bool has_doc = fields.has("doc_id");
     if (has_doc == fields.has("evidence")) fields.fail("give exactly one of \"doc_id\" and \"evidence\"");
+    InterrogationPair pair;
     if (has_doc) {
       const std::string doc_id = fields.identifier("doc_id");
       if (corpus == nullptr) fields.fail("\"doc_id\" '" + doc_id + "' needs the corpus: pass --data");
       const std::int64_t position = corpus->find(doc_id);
       if (position < 0) fields.fail("document '" + doc_id + "' is not in the corpus");
-      const auto& document = corpus->documents[static_cast<std::size_t>(position)];
-      pair.abstract = document.title.empty() ? document.text : document.title + "\n" + document.text;
-      pair.evidence = evidence_document(doc_id, document.title, document.text);
+      pair = make_pair(id, std::move(claim_id), std::move(claim), corpus->documents[static_cast<std::size_t>(position)]);
     } else {
-      pair.abstract = fields.string("evidence");
-      if (pair.abstract.find_first_not_of(" \t\r\n") == std::string::npos) fields.fail("\"evidence\" is empty");
-      pair.evidence = evidence_document(pair.id, "", pair.abstract);
+      std::string abstract = fields.string("evidence");
+      if (abstract.find_first_not_of(" \t\r\n") == std::string::npos) fields.fail("\"evidence\" is empty");
+      pair = make_pair(id, std::move(claim_id), std::move(claim), evidence_document(id, "", abstract), abstract);
     }
     pairs.push_back(std::move(pair));
   });

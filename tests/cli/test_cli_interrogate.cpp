@@ -144,3 +144,51 @@ TEST(CliInterrogate, TheBuiltinResponderAsksASavedVerifier) {
   EXPECT_EQ(lines[1]["pair_id"], "p2");
   EXPECT_EQ(lines[0]["responses"].size(), 3u * 4u);  // three probes, four samples each
 }
+
+// --split + --run + --k: each of the split's claims with its top k documents of the run, pairs
+// named "<claim>:<doc>"; a claim the run does not rank is warned about, not dropped silently.
+TEST(CliInterrogate, TheSplitsClaimsWithTheirTopKDocumentsOfARun) {
+  Inputs inputs;
+  const std::filesystem::path data = std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "data/fixtures/tiny-beir";
+  // q1..q5 are the test split's claims; q2 has no ranking.
+  const auto run = inputs.folder.write("run.trec",
+                                       "q1 Q0 d1 1 9.5 bm25\nq1 Q0 d2 2 3.0 bm25\nq1 Q0 d5 3 1.0 bm25\n"
+                                       "q3 Q0 d5 1 7.0 bm25\nq4 Q0 d4 1 6.0 bm25\nq5 Q0 d2 1 5.0 bm25\nq5 Q0 d6 2 4.0 bm25\n");
+  std::string recording;
+  const std::vector<std::string> pair_ids{"q1:d1", "q1:d2", "q3:d5", "q4:d4", "q5:d2", "q5:d6"};
+  for (const auto& pair : pair_ids) {
+    for (const char* probe : {"o", "f", "n"}) {
+      recording += R"({"pair_id": ")" + pair + R"(", "probe_id": ")" + probe + R"(", "sample": 0, "text": "Yes"})" "\n";
+    }
+  }
+  const auto replay = inputs.folder.write("split.rec.jsonl", recording);
+  const auto out = inputs.folder.path() / "split.jsonl";
+  const auto outcome = run_claimrag("interrogate --data " + data.string() + " --split test --run " + run.string() +
+                                        " --k 2 --samples 1 --probes " + inputs.probes.string() +
+                                        " --responder recorded:" + replay.string() + " --out " + out.string(),
+                                    inputs.folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("1 of 5 claims have no ranking"), std::string::npos) << outcome.err;
+  const auto lines = lines_of(out);
+  ASSERT_EQ(lines.size(), pair_ids.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(lines[i]["pair_id"], pair_ids[i]);
+  EXPECT_EQ(lines[0]["claim_id"], "q1");
+  EXPECT_EQ(lines[0]["claim"], "Aspirin lowers myocardial infarction risk.");
+  EXPECT_EQ(lines[0]["doc_id"], "d1");
+
+  // --pairs and --split together, or --split without --data: usage errors, nothing written.
+  const auto both = run_claimrag("interrogate --pairs " + inputs.pairs.string() + " --data " + data.string() +
+                                     " --split test --run " + run.string() + " --probes " + inputs.probes.string() +
+                                     " --responder recorded:" + replay.string() + " --out " +
+                                     (inputs.folder.path() / "both.jsonl").string(),
+                                 inputs.folder.path());
+  EXPECT_EQ(both.exit_code, 2);
+  const auto no_data = run_claimrag("interrogate --split test --run " + run.string() + " --probes " +
+                                        inputs.probes.string() + " --responder recorded:" + replay.string() +
+                                        " --out " + (inputs.folder.path() / "no_data.jsonl").string(),
+                                    inputs.folder.path());
+  EXPECT_EQ(no_data.exit_code, 2);
+  EXPECT_NE(no_data.err.find("--split needs --data"), std::string::npos) << no_data.err;
+  EXPECT_FALSE(std::filesystem::exists(inputs.folder.path() / "both.jsonl"));
+  EXPECT_FALSE(std::filesystem::exists(inputs.folder.path() / "no_data.jsonl"));
+}

@@ -107,6 +107,18 @@ struct VerificationConfig {
   std::size_t verify_k = 3;
 };
 
+/// "interrogation": multi-probe interrogation scored on SciFact (experiment/interrogation_stage.hpp)
+/// with the built-in responder. α is chosen among alpha_grid on the train claims' pairs.
+struct InterrogationConfig {
+  std::string probes = "probes.json";  ///< relative to the configuration's folder
+  std::size_t samples = 10;            ///< K
+  double temperature = 1.0;            ///< the built-in responder's sampling temperature
+  std::size_t retrieved_k = 3;         ///< BM25's top k per claim; the uncited ones are Neutral pairs
+  std::vector<double> alpha_grid{0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+  std::size_t bootstrap_resamples = 1000;
+  std::string paper;  ///< CIBER's published numbers (configs/paper/ciber.json); empty: none
+};
+
 struct ExperimentConfig {
   std::string name = "experiment";
   std::uint64_t seed = 42;
@@ -120,6 +132,7 @@ struct ExperimentConfig {
   VerifierConfig verifier;
   EvidenceConfig evidence;
   VerificationConfig verification;
+  InterrogationConfig interrogation;
   /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
   /// the file: every stage whose inputs the data has (the gold-rationale one only with
   /// data.original).

@@ -13,8 +13,11 @@
 namespace claimrag::interrogation {
 
 struct InterrogateCommand {
-  std::filesystem::path pairs;
-  std::filesystem::path data;        ///< BEIR folder for pairs given by doc_id; may be empty
+  std::filesystem::path pairs;       ///< the pairs file; or, when empty, split + run + k:
+  std::string split;                 ///< a qrels split of `data` whose claims are interrogated
+  std::filesystem::path run;         ///< each claim's ranking
+  std::size_t k = 3;                 ///< documents per claim from `run`
+  std::filesystem::path data;        ///< BEIR folder for pairs given by doc_id and for `split`
   std::filesystem::path probes = "configs/probes.json";
   std::string responder;             ///< "builtin", "recorded:FILE" or "http"
   std::filesystem::path model_file;  ///< the built-in verifier's model
@@ -27,9 +30,14 @@ struct InterrogateCommand {
   std::filesystem::path claims_out;  ///< claim-level verdicts; empty: none
 };
 
-/// Builds the responder `spec` names. "builtin" needs the trained verifier, which this build does
-/// not have yet: a UsageError says so. Any other spec is a UsageError listing the valid ones.
+/// Builds the responder `spec` names. "builtin" needs `model_file` (UsageError without it). Any
+/// other spec is a UsageError listing the valid ones.
 std::unique_ptr<Responder> make_responder(const InterrogateCommand& command);
+
+/// The pairs the command asks about: the pairs file, or each of the split's claims with its top k
+/// documents of the run (a claim without a ranking is warned about, by count and first ids).
+/// UsageError when neither or both are given, or the split lacks --data.
+std::vector<InterrogationPair> command_pairs(const InterrogateCommand& command);
 
 /// The whole subcommand. For the http responder the recording is written even when `record` is
 /// empty, to `<out>.responses.jsonl`, so that every external model's run can be replayed.

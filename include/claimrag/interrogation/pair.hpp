@@ -4,10 +4,12 @@
 // verdict; by default each pair is its own claim).
 
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "claimrag/dataset/beir.hpp"
+#include "claimrag/run/run.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
 
 namespace claimrag::interrogation {
@@ -21,6 +23,22 @@ struct InterrogationPair {
   std::string abstract;       ///< the text given to `{abstract}`: title and abstract, or "evidence"
   verification::EvidenceDocument evidence;  ///< the same text in sentences, for the verifier
 };
+
+/// A pair of `claim` and `evidence`, the claim negated by text::negate_claim. `abstract` is the
+/// text given to a probe's `{abstract}` slot.
+InterrogationPair make_pair(std::string id, std::string claim_id, std::string claim,
+                            verification::EvidenceDocument evidence, std::string abstract);
+
+/// A corpus document as a pair's evidence: its text split into sentences (text/sentence_splitter;
+/// a text too short to split is one sentence), and "title\ntext" for the `{abstract}` slot.
+InterrogationPair make_pair(std::string id, std::string claim_id, std::string claim, const dataset::Document& document);
+
+/// Each query's first `k` documents in `run`, as pairs "<query id>:<doc id>" with the query id as
+/// claim_id, queries in the given order, documents in rank order. A run document missing from
+/// `corpus` is a DataError naming the run; a query without a ranking gets no pair and is listed in
+/// `unranked` (the caller says so: never a silent drop). Throws UsageError when k is 0.
+std::vector<InterrogationPair> pairs_from_run(std::span<const dataset::Query> queries, const run::Run& run, std::size_t k,
+                                              const dataset::Corpus& corpus, std::vector<std::string>& unranked);
 
 /// Reads a pairs file and negates each claim with text::negate_claim. A pair with "doc_id" takes its document from `corpus` (DataError
 /// `file:line` when the corpus is null or lacks it); "evidence" is the abstract itself. Exactly one
