@@ -4,6 +4,7 @@
 # Results go to stdout and to runs/bench/<program>.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/setup.sh --bench
 bash scripts/build.sh build-bench -DCLAIMRAG_BUILD_BENCHMARKS=ON -DCLAIMRAG_BUILD_TESTS=OFF
 mkdir -p runs/bench
 programs=("$@")

@@ -29,6 +29,32 @@ void InvertedIndex::index_terms() {
   for (const auto& term : terms) term_lookup_.intern(term);
 }
 
+void InvertedIndex::compute_term_bounds() {
+  bound_offsets.assign(1, 0);
+  bound_frequencies.clear();
+  bound_lengths.clear();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> candidates;  // (frequency, length)
+  for (std::size_t t = 0; t + 1 < term_offsets.size(); ++t) {
+    candidates.clear();
+    for (std::uint64_t p = term_offsets[t]; p < term_offsets[t + 1]; ++p) {
+      candidates.emplace_back(posting_frequencies[p], doc_lengths[posting_documents[p]]);
+    }
+    // Highest frequency first, shortest first among equals; keep a pair only when it is shorter
+    // than every pair kept before it (which all have higher or equal frequencies).
+    std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    std::uint64_t shortest = UINT64_MAX;
+    for (const auto& [frequency, length] : candidates) {
+      if (length >= shortest) continue;
+      shortest = length;
+      bound_frequencies.push_back(frequency);
+      bound_lengths.push_back(length);
+    }
+    bound_offsets.push_back(bound_frequencies.size());
+  }
+}
+
 InvertedIndex build_index(const dataset::Corpus& corpus, std::string corpus_checksum) {
   InvertedIndex index;
   index.corpus_checksum = std::move(corpus_checksum);
@@ -85,6 +111,7 @@ InvertedIndex build_index(const dataset::Corpus& corpus, std::string corpus_chec
     }
   }
   index.index_terms();
+  index.compute_term_bounds();
   return index;
 }
 
@@ -158,6 +185,7 @@ InvertedIndex load_index(const std::filesystem::path& path) {
   index.corpus_checksum = checksum->get<std::string>();
   validate(index, documents, terms, file);
   index.index_terms();
+  index.compute_term_bounds();
   return index;
 }
 

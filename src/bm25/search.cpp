@@ -4,25 +4,30 @@
 #include <cmath>
 
 #include "claimrag/text/tokenizer.hpp"
+#include "top_hits.hpp"
 
 namespace claimrag::bm25 {
 
 Searcher::Searcher(const InvertedIndex& index, Bm25Parameters parameters)
-    : index_(index), parameters_(parameters) {
+    : index_(index), parameters_(parameters), k1_plus_1_(parameters.k1 + 1.0) {
   const double documents = static_cast<double>(index.document_count());
   const double average_length = index.average_document_length();
-  std::vector<double> length_norm(index.document_count());
-  for (std::size_t d = 0; d < length_norm.size(); ++d) {
-    const double relative_length = average_length > 0 ? index.doc_lengths[d] / average_length : 0.0;
-    length_norm[d] = parameters.k1 * (1.0 - parameters.b + parameters.b * relative_length);
-  }
-  impacts_.resize(index.posting_documents.size());
+  const auto norm = [&](std::uint32_t length) {
+    const double relative_length = average_length > 0 ? length / average_length : 0.0;
+    return parameters.k1 * (1.0 - parameters.b + parameters.b * relative_length);
+  };
+  length_norm_.resize(index.document_count());
+  for (std::size_t d = 0; d < length_norm_.size(); ++d) length_norm_[d] = norm(index.doc_lengths[d]);
+  idf_.resize(index.terms.size());
+  max_impact_.assign(index.terms.size(), 0.0);
   for (std::size_t t = 0; t < index.terms.size(); ++t) {
     const double df = static_cast<double>(index.term_offsets[t + 1] - index.term_offsets[t]);
-    const double idf = std::log(1.0 + (documents - df + 0.5) / (df + 0.5));
-    for (std::uint64_t p = index.term_offsets[t]; p < index.term_offsets[t + 1]; ++p) {
-      const double frequency = index.posting_frequencies[p];
-      impacts_[p] = idf * frequency * (parameters.k1 + 1.0) / (frequency + length_norm[index.posting_documents[p]]);
+    idf_[t] = std::log(1.0 + (documents - df + 0.5) / (df + 0.5));
+    // The same expression as impact(), on each undominated (frequency, length) pair: one of them
+    // is the term's largest impact, exactly.
+    for (std::uint64_t i = index.bound_offsets[t]; i < index.bound_offsets[t + 1]; ++i) {
+      const double frequency = index.bound_frequencies[i];
+      max_impact_[t] = std::max(max_impact_[t], idf_[t] * frequency * k1_plus_1_ / (frequency + norm(index.bound_lengths[i])));
     }
   }
 }
@@ -38,10 +43,9 @@ std::vector<std::uint32_t> Searcher::query_terms(std::string_view query) const {
 
 void Searcher::accumulate(const std::vector<std::uint32_t>& terms, std::vector<double>& scores) const {
   const std::uint32_t* documents = index_.posting_documents.data();
-  const double* impacts = impacts_.data();
   for (const std::uint32_t term : terms) {
     for (std::uint64_t p = index_.term_offsets[term]; p < index_.term_offsets[term + 1]; ++p) {
-      scores[documents[p]] += impacts[p];
+      scores[documents[p]] += impact(term, p);
     }
   }
 }
@@ -59,7 +63,7 @@ double Searcher::score(std::string_view query, std::uint32_t document) const {
     const auto begin = index_.posting_documents.begin() + static_cast<long>(index_.term_offsets[term]);
     const auto end = index_.posting_documents.begin() + static_cast<long>(index_.term_offsets[term + 1]);
     const auto found = std::lower_bound(begin, end, document);
-    if (found != end && *found == document) total += impacts_[static_cast<std::size_t>(found - index_.posting_documents.begin())];
+    if (found != end && *found == document) total += impact(term, static_cast<std::uint64_t>(found - index_.posting_documents.begin()));
   }
   return total;
 }
@@ -71,29 +75,14 @@ std::vector<Hit> Searcher::search(std::string_view query, std::size_t k) const {
 
 std::vector<Hit> Searcher::search(std::string_view query, std::size_t k, std::vector<double>& scores) const {
   accumulate(query_terms(query), scores);
-  // Every impact is positive, so a document matched a query token exactly when its score is
-  // positive. A bounded heap keeps the best k; `worse` orders by score, then later document, so
-  // the heap's front is the hit to evict and documents scanned later lose ties.
-  const auto better = [](const Hit& a, const Hit& b) {
-    return a.score != b.score ? a.score > b.score : a.document < b.document;
-  };
-  std::vector<Hit> heap;
-  heap.reserve(k + 1);
+  // Every impact is positive, so a document matched a query token exactly when its score is positive.
+  detail::TopHits top(k);
   for (std::uint32_t d = 0; d < scores.size(); ++d) {
-    const double score = scores[d];
-    if (score <= 0.0) continue;
+    if (scores[d] <= 0.0) continue;
+    top.offer(d, scores[d]);
     scores[d] = 0.0;
-    if (heap.size() < k) {
-      heap.push_back({d, score});
-      std::push_heap(heap.begin(), heap.end(), better);
-    } else if (k > 0 && score > heap.front().score) {
-      std::pop_heap(heap.begin(), heap.end(), better);
-      heap.back() = {d, score};
-      std::push_heap(heap.begin(), heap.end(), better);
-    }
   }
-  std::sort_heap(heap.begin(), heap.end(), better);
-  return heap;
+  return top.take_sorted();
 }
 
 std::vector<std::vector<Hit>> Searcher::search_many(const std::vector<std::string_view>& queries,
@@ -108,6 +97,15 @@ std::vector<std::vector<Hit>> Searcher::search_many(const std::vector<std::strin
       results[static_cast<std::size_t>(q)] = search(queries[static_cast<std::size_t>(q)], k, scores);
     }
   }
+  return results;
+}
+
+std::vector<std::vector<Hit>> Searcher::search_many_pruned(const std::vector<std::string_view>& queries,
+                                                           std::size_t k) const {
+  std::vector<std::vector<Hit>> results(queries.size());
+  const long count = static_cast<long>(queries.size());
+#pragma omp parallel for schedule(dynamic, 8)
+  for (long q = 0; q < count; ++q) results[static_cast<std::size_t>(q)] = search_pruned(queries[static_cast<std::size_t>(q)], k);
   return results;
 }
 

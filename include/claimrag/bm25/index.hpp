@@ -24,12 +24,23 @@ struct InvertedIndex {
   std::vector<std::uint32_t> posting_frequencies;
   std::string corpus_checksum;                ///< XXH64 of the corpus file it was built from
 
+  /// Per term, the (frequency, document length) pairs of its postings that no other posting
+  /// dominates (a higher or equal frequency in a shorter or equally long document): the BM25 impact
+  /// grows with the frequency and falls with the length for every k1, b >= 0, so the term's largest
+  /// impact under any parameters is attained at one of them. Term t's pairs are
+  /// [bound_offsets[t], bound_offsets[t+1]). Derived from the postings by compute_term_bounds().
+  std::vector<std::uint64_t> bound_offsets;
+  std::vector<std::uint32_t> bound_frequencies;
+  std::vector<std::uint32_t> bound_lengths;
+
   [[nodiscard]] std::size_t document_count() const { return doc_ids.size(); }
   [[nodiscard]] double average_document_length() const;
   /// The id of `term`, or -1 when no document contains it.
   [[nodiscard]] std::int64_t term_id(std::string_view term) const;
   /// Rebuilds the term lookup table; called by build and load.
   void index_terms();
+  /// Recomputes the bound pairs from the postings; called by build and load.
+  void compute_term_bounds();
 
  private:
   text::TermDictionary term_lookup_;  ///< ids equal positions in `terms`
