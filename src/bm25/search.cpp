@@ -9,25 +9,29 @@
 namespace claimrag::bm25 {
 
 Searcher::Searcher(const InvertedIndex& index, Bm25Parameters parameters)
-    : index_(index), parameters_(parameters), k1_plus_1_(parameters.k1 + 1.0) {
+    : index_(index), parameters_(parameters) {
   const double documents = static_cast<double>(index.document_count());
   const double average_length = index.average_document_length();
   const auto norm = [&](std::uint32_t length) {
     const double relative_length = average_length > 0 ? length / average_length : 0.0;
     return parameters.k1 * (1.0 - parameters.b + parameters.b * relative_length);
   };
-  length_norm_.resize(index.document_count());
-  for (std::size_t d = 0; d < length_norm_.size(); ++d) length_norm_[d] = norm(index.doc_lengths[d]);
-  idf_.resize(index.terms.size());
+  // One expression for every impact, so that the bound pairs give exactly the largest posting's.
+  const auto impact_of = [&](double idf, double frequency, double length_norm) {
+    return idf * frequency * (parameters.k1 + 1.0) / (frequency + length_norm);
+  };
+  std::vector<double> length_norm(index.document_count());
+  for (std::size_t d = 0; d < length_norm.size(); ++d) length_norm[d] = norm(index.doc_lengths[d]);
+  impacts_.resize(index.posting_documents.size());
   max_impact_.assign(index.terms.size(), 0.0);
   for (std::size_t t = 0; t < index.terms.size(); ++t) {
     const double df = static_cast<double>(index.term_offsets[t + 1] - index.term_offsets[t]);
-    idf_[t] = std::log(1.0 + (documents - df + 0.5) / (df + 0.5));
-    // The same expression as impact(), on each undominated (frequency, length) pair: one of them
-    // is the term's largest impact, exactly.
+    const double idf = std::log(1.0 + (documents - df + 0.5) / (df + 0.5));
+    for (std::uint64_t p = index.term_offsets[t]; p < index.term_offsets[t + 1]; ++p) {
+      impacts_[p] = impact_of(idf, index.posting_frequencies[p], length_norm[index.posting_documents[p]]);
+    }
     for (std::uint64_t i = index.bound_offsets[t]; i < index.bound_offsets[t + 1]; ++i) {
-      const double frequency = index.bound_frequencies[i];
-      max_impact_[t] = std::max(max_impact_[t], idf_[t] * frequency * k1_plus_1_ / (frequency + norm(index.bound_lengths[i])));
+      max_impact_[t] = std::max(max_impact_[t], impact_of(idf, index.bound_frequencies[i], norm(index.bound_lengths[i])));
     }
   }
 }

@@ -13,10 +13,10 @@
 //
 // Measured on the 2-core development machine (Release, one core busy with other work), 1,000
 // claims, p50 / p99 per claim on one thread, exhaustive (search) → MaxScore (search_pruned):
-//   10 k   k=10 0.067 / 0.14 → 0.072 / 0.32 ms   k=200 0.13 / 0.21 → 0.24 / 0.65 ms
-//   100 k  k=10 0.65 / 1.5 → 0.40 / 2.1 ms       k=200 0.73 / 1.5 → 0.98 / 3.7 ms
-//   1 M    k=10 6.5 / 15 → 3.0 / 16 ms           k=200 6.3 / 13 → 5.1 / 21 ms
-// Build 0.15 / 1.5 / 22.8 s; index 14 / 132 / 1,306 MB; open (read, checksum, validate)
+//   10 k   k=10 0.063 / 0.13 → 0.12 / 0.50 ms   k=200 0.13 / 0.23 → 0.35 / 1.1 ms
+//   100 k  k=10 0.54 / 1.1 → 0.44 / 2.6 ms       k=200 0.55 / 1.3 → 1.6 / 6.1 ms
+//   1 M    k=10 3.8 / 11 → 2.1 / 16 ms           k=200 6.0 / 13 → 8.3 / 36 ms
+// Build 0.2 / 1.8 / 22.6 s; index 14 / 132 / 1,306 MB; open (read, checksum, validate)
 // 0.06 / 0.7 / 9.7 s. Xapian 1.4: build 2.6 / 25 s, p50 / p99 at k=10 0.54 / 3.8 and 3.8 / 25 ms
 // (10 k / 100 k). Synthetic claims drawn from the documents' Zipf law carry many frequent words,
 // which is hard for pruning; SciFact's own claims are rarer-worded.
