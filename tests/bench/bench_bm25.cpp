@@ -5,7 +5,6 @@
 #include <omp.h>
 
 #include <filesystem>
-#include <random>
 
 #include "claimrag/bm25/index.hpp"
 #include "claimrag/bm25/search.hpp"
