@@ -152,6 +152,7 @@ void resolve_paths(const std::filesystem::path& config_file, ExperimentConfig& c
   config.expected = resolve(folder, config.expected);
   config.paper = resolve(folder, config.paper);
   config.verification.paper = resolve(folder, config.verification.paper);
+  config.sufficiency.paper = resolve(folder, config.sufficiency.paper);
 }
 
 void read_verification(io::StrictObject object, VerificationConfig& verification) {
@@ -175,6 +176,23 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   }
   for (const std::size_t k : verification.open_k_grid) {
     if (k == 0) throw UsageError("verification.open_k_grid entries must be >= 1");
+  }
+}
+
+void read_sufficiency(io::StrictObject object, SufficiencyConfig& sufficiency) {
+  auto& benchmark = sufficiency.benchmark;
+  auto& evaluation = sufficiency.evaluation;
+  object.read("paper", sufficiency.paper);
+  read_size(object, "distractors", benchmark.distractors, 0);
+  read_size(object, "foreign_abstracts", benchmark.foreign_abstracts, 1);
+  object.read("length_weight", benchmark.length_weight);
+  read_size(object, "folds", benchmark.folds, 2);
+  read_size(object, "tfidf_features", evaluation.tfidf_features, 1);
+  object.read("l2", evaluation.aggregator.l2);
+  object.read("beta_grid", evaluation.aggregator.beta_grid);
+  object.finish();
+  if (!(benchmark.length_weight >= 0) || !(evaluation.aggregator.l2 > 0) || evaluation.aggregator.beta_grid.empty()) {
+    throw UsageError("sufficiency.length_weight must be >= 0, l2 > 0 and beta_grid not empty");
   }
 }
 
@@ -206,8 +224,10 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_verifier(top.object("verifier"), config.verifier);
   read_evidence(top.object("evidence"), config.evidence);
   read_verification(top.object("verification"), config.verification);
+  read_sufficiency(top.object("sufficiency"), config.sufficiency);
   top.finish();
   config.dense.seed = config.seed;
+  config.sufficiency.benchmark.seed = config.seed;
   resolve_paths(path, config);
   return config;
 }

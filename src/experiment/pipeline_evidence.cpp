@@ -11,6 +11,7 @@
 #include "claimrag/experiment/gate_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
+#include "claimrag/experiment/sufficiency_stage.hpp"
 #include "claimrag/experiment/verification_stage.hpp"
 
 namespace claimrag::experiment {
@@ -100,14 +101,17 @@ Stage gate_stage(const ExperimentConfig& config) {
 
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
-                                              "training_runs", "evidence", "evidence_gold", "gate", "verification"};
+                                              "training_runs", "evidence", "evidence_gold", "gate", "verification",
+                                              "sufficiency"};
   return names;
 }
 
 namespace {
 
 /// The stages that read SciFact's original layout (gold rationales and labels).
-bool needs_original_layout(const std::string& name) { return name == "evidence_gold" || name == "verification"; }
+bool needs_original_layout(const std::string& name) {
+  return name == "evidence_gold" || name == "verification" || name == "sufficiency";
+}
 
 /// Claim verification (experiment/verification_stage.hpp): its own retrieval, so no inputs here.
 Stage verification_stage() {
@@ -118,6 +122,21 @@ Stage verification_stage() {
   stage.run = [](StageContext& context) {
     context.timer.time("claim verification",
                        [&] { run_verification_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
+  };
+  return stage;
+}
+
+/// Evidence sufficiency (experiment/sufficiency_stage.hpp): reads the oracle verifier the
+/// verification stage saves.
+Stage sufficiency_stage() {
+  Stage stage{"sufficiency",
+              {"models/verifier_oracle.safetensors"},
+              {"sufficiency/benchmark.jsonl", "models/sufficiency_aggregator.json", "tables/sufficiency.tsv",
+               "tables/sufficiency_counterfactual.tsv"},
+              {}};
+  stage.run = [](StageContext& context) {
+    context.timer.time("sufficiency",
+                       [&] { run_sufficiency_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
   };
   return stage;
 }
@@ -133,6 +152,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "evidence_gold") return evidence_stage("gold");
   if (name == "gate") return gate_stage(config);
   if (name == "verification") return verification_stage();
+  if (name == "sufficiency") return sufficiency_stage();
   std::string known;
   for (const auto& stage : stage_names()) known += (known.empty() ? "" : ", ") + stage;
   throw UsageError("stages: unknown stage \"" + name + "\" (known: " + known + ")");

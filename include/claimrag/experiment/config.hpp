@@ -13,6 +13,8 @@
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
+#include "claimrag/sufficiency/benchmark.hpp"
+#include "claimrag/sufficiency/evaluation.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 
 namespace claimrag::experiment {
@@ -107,6 +109,14 @@ struct VerificationConfig {
   std::size_t verify_k = 3;
 };
 
+/// "sufficiency": the evidence-sufficiency benchmark built from SciFact and SURE-RAG on it
+/// (sufficiency/benchmark.hpp, sufficiency/evaluation.hpp); its seed is the experiment's seed.
+struct SufficiencyConfig {
+  sufficiency::BenchmarkOptions benchmark;
+  sufficiency::EvaluationOptions evaluation;
+  std::string paper;  ///< SURE-RAG's published numbers shown beside ours (configs/paper/sure_rag.json); empty: none
+};
+
 struct ExperimentConfig {
   std::string name = "experiment";
   std::uint64_t seed = 42;
@@ -120,6 +130,7 @@ struct ExperimentConfig {
   VerifierConfig verifier;
   EvidenceConfig evidence;
   VerificationConfig verification;
+  SufficiencyConfig sufficiency;
   /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
   /// the file: every stage whose inputs the data has (the gold-rationale one only with
   /// data.original).
