@@ -133,8 +133,9 @@ void run_sufficiency_bench(const SufficiencyBenchCommand& command) {
   std::map<std::string, std::size_t> counts;
   for (const auto& example : benchmark.examples) ++counts[example.split + " " + std::string(label_name(example.label))];
   for (const auto& [key, count] : counts) spdlog::info("sufficiency-bench: {} {}", key, count);
-  spdlog::info("sufficiency-bench: {} examples, {} train claims dropped (family reaches a test abstract) -> {}",
-               benchmark.examples.size(), benchmark.dropped_train_claims, command.out.string());
+  spdlog::info("sufficiency-bench: {} examples, {} train claims dropped (family reaches a test abstract), {} claims skipped "
+               "(too few sentences of uncited abstracts) -> {}",
+               benchmark.examples.size(), benchmark.dropped_train_claims, benchmark.skipped_claims, command.out.string());
 }
 
 }  // namespace claimrag::sufficiency

@@ -14,6 +14,7 @@
 #include "claimrag/sufficiency/metrics.hpp"
 #include "claimrag/sufficiency/pair_scoring.hpp"
 #include "overlap_verifier.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
 using namespace claimrag::sufficiency;
@@ -22,11 +23,12 @@ namespace {
 
 double entropy3(double a, double b, double c) { return -(a * std::log(a) + b * std::log(b) + c * std::log(c)); }
 
-std::filesystem::path scratch(const std::string& name) {
-  const auto folder = std::filesystem::temp_directory_path() / ("claimrag_sufficiency_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(folder);
-  return folder / name;
+const claimrag::testing::TempFolder& folder() {
+  static const claimrag::testing::TempFolder scratch;
+  return scratch;
 }
+
+std::filesystem::path scratch(const std::string& name) { return folder().path() / name; }
 
 }  // namespace
 
