@@ -29,11 +29,13 @@ std::map<std::string, double> method_numbers(const MethodResult& method) {
           {"coverage_at_risk_5", s.curve.coverage_at_risk_5}, {"ece", s.ece}};
 }
 
-void write_method_table(const sufficiency::SufficiencyReport& report, const fs::path& file) {
+void write_method_table(const std::vector<MethodResult>& methods, const std::vector<MethodResult>& diagnostics, const fs::path& file) {
   io::Table table{{"method", "kind", "macro_f1", "f1_supported", "f1_refuted", "f1_insufficient", "safe_f1", "unsafe_f1",
                    "risk_at_30", "risk_at_50", "risk_at_70", "aurc", "coverage_at_risk_10", "ece"},
                   {}};
-  for (const auto& method : report.methods) {
+  std::vector<MethodResult> rows = methods;
+  rows.insert(rows.end(), diagnostics.begin(), diagnostics.end());
+  for (const auto& method : rows) {
     const auto n = method_numbers(method);
     std::vector<std::string> row{method.name, method.kind};
     for (const char* key : {"macro_f1", "f1_supported", "f1_refuted", "f1_insufficient", "safe_f1", "unsafe_f1", "risk_at_30",
@@ -79,7 +81,7 @@ void run_sufficiency_stage(const ExperimentConfig& config, SciFactVerifiers& dat
   examples.insert(examples.end(), test_side.begin(), test_side.end());
   const auto report = sufficiency::evaluate_sufficiency(examples, scored, options.evaluation);
   sufficiency::save_sure(report.sure, work / "models" / "sufficiency_aggregator.json");
-  write_method_table(report, work / "tables" / "sufficiency.tsv");
+  std::vector<MethodResult> report_rows;
   io::Table counterfactual{{"degradation", "comparisons", "success", "mean_delta"}, {}};
   auto& summary = results["sufficiency"];
   for (const auto& c : report.counterfactuals) {
@@ -103,6 +105,21 @@ void run_sufficiency_stage(const ExperimentConfig& config, SciFactVerifiers& dat
   summary["beta"] = report.sure.beta;
   summary["tau"] = report.sure.tau;
   for (const auto& method : report.methods) results["sufficiency_" + method.name] = method_numbers(method);
+  // Diagnostic: the same aggregation over gold pair scores (a perfect sentence-level verifier).
+  std::vector<const dataset::Claim*> claims;
+  for (const auto* side : {&data.train_claims(), &data.dev_claims()}) {
+    for (const auto& claim : *side) claims.push_back(&claim);
+  }
+  const auto gold = sufficiency::evaluate_sufficiency(examples, sufficiency::gold_pair_scores(examples, claims), options.evaluation);
+  for (const auto& method : gold.methods) {
+    if (method.kind == "shortcut") continue;  // unchanged: shortcuts read no pair score but overlap
+    auto copy = method;
+    copy.name = "gold_pairs_" + method.name;
+    copy.kind = "diagnostic";
+    report_rows.push_back(copy);
+    results["sufficiency_" + copy.name] = method_numbers(copy);
+  }
+  write_method_table(report.methods, report_rows, work / "tables" / "sufficiency.tsv");
   spdlog::info("sufficiency: SURE macro-F1 {:.4f}, best shortcut {} (artifact ratio {:.4f}), counterfactual success {:.4f}",
                results["sufficiency_sure_calibrated"]["macro_f1"], report.best_shortcut, report.artifact_ratio,
                report.counterfactual_success);

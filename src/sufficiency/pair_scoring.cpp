@@ -1,6 +1,7 @@
 #include "claimrag/sufficiency/pair_scoring.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -75,6 +76,32 @@ std::vector<ScoredExample> score_examples(const verification::ClaimVerifier& ver
       double rationale = 0;
       for (const auto& sentence : document.sentence_scores) rationale = std::max(rationale, sentence.score);
       out.pairs.push_back({p[0], p[1], p[2], rationale, claim_overlap(example.claim, example.evidence[out.kept[j]])});
+    }
+  }
+  return scored;
+}
+
+std::vector<ScoredExample> gold_pair_scores(const std::vector<Example>& examples, const std::vector<const dataset::Claim*>& claims) {
+  std::map<std::string, const dataset::Claim*> by_id;
+  for (const auto* claim : claims) by_id[claim->id] = claim;
+  std::vector<ScoredExample> scored;
+  std::vector<std::size_t> input_of;
+  prepare_examples(examples, scored, input_of);
+  for (std::size_t e = 0; e < examples.size(); ++e) {
+    const auto claim = by_id.find(examples[e].claim_id);
+    if (claim == by_id.end()) throw InternalError("gold_pair_scores: unknown claim " + examples[e].claim_id);
+    for (const std::size_t kept : scored[e].kept) {
+      const PassageSource& source = examples[e].sources.at(kept);
+      PairScore pair{0, 0, 1, 0, claim_overlap(examples[e].claim, examples[e].evidence[kept])};
+      const auto evidence = claim->second->evidence.find(source.doc_id);
+      if (evidence != claim->second->evidence.end()) {
+        for (const auto& set : evidence->second) {
+          if (std::find(set.sentences.begin(), set.sentences.end(), static_cast<int>(source.sentence)) == set.sentences.end()) continue;
+          const bool support = set.label == "SUPPORT";
+          pair = {support ? 1.0 : 0.0, support ? 0.0 : 1.0, 0.0, 1.0, pair.overlap};
+        }
+      }
+      scored[e].pairs.push_back(pair);
     }
   }
   return scored;

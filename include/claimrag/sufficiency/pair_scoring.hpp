@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "claimrag/dataset/scifact.hpp"
 #include "claimrag/sufficiency/example.hpp"
 #include "claimrag/sufficiency/features.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
@@ -36,5 +37,12 @@ std::vector<verification::VerificationInput> prepare_examples(const std::vector<
 
 /// Scores every example with `verifier` (one batch; the verifier's claim_id is Example::claim_id).
 std::vector<ScoredExample> score_examples(const verification::ClaimVerifier& verifier, const std::vector<Example>& examples);
+
+/// A diagnostic upper bound, not a system: pair scores from the benchmark's construction (gold),
+/// a passage that is a gold rationale sentence of the example's claim for its abstract scoring
+/// (1, 0, 0) for SUPPORT or (0, 1, 0) for CONTRADICT with rationale score 1, any other (0, 0, 1).
+/// Shows what the aggregation reaches with a perfect sentence-level verifier. Examples need
+/// `sources`; a claim id missing from `claims` is an InternalError.
+std::vector<ScoredExample> gold_pair_scores(const std::vector<Example>& examples, const std::vector<const dataset::Claim*>& claims);
 
 }  // namespace claimrag::sufficiency
