@@ -80,24 +80,26 @@ MethodResult sure_result(const std::string& name, const std::string& kind, const
   return score_method(name, kind, gold, predicted, answered, confidence, p_supported);
 }
 
-std::vector<Counterfactual> counterfactuals(const std::vector<Example>& examples, const std::vector<std::size_t>& rows,
-                                            const std::vector<SurePrediction>& predictions, double& overall) {
+}  // namespace
+
+std::vector<Counterfactual> counterfactual_swaps(std::span<const Example> examples, std::span<const std::array<double, 3>> probabilities,
+                                                double& overall) {
+  if (examples.size() != probabilities.size()) throw InternalError("counterfactual_swaps: sizes differ");
   std::map<std::string, std::size_t> full_of_group;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (examples[rows[i]].variant == Variant::full) full_of_group[examples[rows[i]].group] = i;
+  for (std::size_t i = 0; i < examples.size(); ++i) {
+    if (examples[i].variant == Variant::full) full_of_group[examples[i].group] = i;
   }
   std::vector<Counterfactual> out;
   double total = 0, successes = 0;
   for (const Variant variant : {Variant::partial, Variant::hard_insufficient, Variant::irrelevant}) {
     Counterfactual c{std::string(variant_name(variant))};
     double delta = 0, success = 0;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const Example& example = examples[rows[i]];
-      if (example.variant != variant) continue;
-      const auto full = full_of_group.find(example.group);
+    for (std::size_t i = 0; i < examples.size(); ++i) {
+      if (examples[i].variant != variant) continue;
+      const auto full = full_of_group.find(examples[i].group);
       if (full == full_of_group.end()) continue;
-      const auto k = static_cast<std::size_t>(examples[rows[full->second]].label);
-      const double d = predictions[full->second].probabilities[k] - predictions[i].probabilities[k];
+      const auto k = static_cast<std::size_t>(examples[full->second].label);
+      const double d = probabilities[full->second][k] - probabilities[i][k];
       ++c.comparisons;
       delta += d;
       success += d > 0 ? 1 : 0;
@@ -111,7 +113,17 @@ std::vector<Counterfactual> counterfactuals(const std::vector<Example>& examples
   return out;
 }
 
-}  // namespace
+double artifact_ratio(std::span<const MethodResult> methods, std::string* best_shortcut) {
+  double best = -1, sure = 0;
+  for (const auto& method : methods) {
+    if (method.name == "sure_calibrated") sure = method.classification.macro_f1;
+    if (method.kind == "shortcut" && method.classification.macro_f1 > best) {
+      best = method.classification.macro_f1;
+      if (best_shortcut != nullptr) *best_shortcut = method.name;
+    }
+  }
+  return sure > 0 && best >= 0 ? best / sure : 0;
+}
 
 SufficiencyReport evaluate_sufficiency(const std::vector<Example>& examples, const std::vector<ScoredExample>& scored,
                                        const EvaluationOptions& options) {
@@ -140,7 +152,12 @@ SufficiencyReport evaluate_sufficiency(const std::vector<Example>& examples, con
   report.sure = fit_sure(train_f, train.labels, dev_f, dev.labels, columns_without({}), options.aggregator);
   report.methods.push_back(sure_result("sure_raw", "sure", report.sure, test_f, test.labels, false));
   report.methods.push_back(sure_result("sure_calibrated", "sure", report.sure, test_f, test.labels, true));
-  report.counterfactuals = counterfactuals(examples, test.rows, predict_sure(report.sure, test_f), report.counterfactual_success);
+  {
+    std::vector<Example> test_examples = pick(examples, test.rows);
+    std::vector<std::array<double, 3>> probabilities;
+    for (const auto& p : predict_sure(report.sure, test_f)) probabilities.push_back(p.probabilities);
+    report.counterfactuals = counterfactual_swaps(test_examples, probabilities, report.counterfactual_success);
+  }
   for (std::size_t b = 0; b < kFeatureBlocks; ++b) {
     const FeatureBlock removed[] = {static_cast<FeatureBlock>(b)};
     const SureModel ablated = fit_sure(train_f, train.labels, dev_f, dev.labels, columns_without(removed), options.aggregator);
@@ -173,12 +190,7 @@ SufficiencyReport evaluate_sufficiency(const std::vector<Example>& examples, con
   report.methods.push_back(classifier_result("length_only", "shortcut", length_features(examples), train, test, l2));
   report.methods.push_back(classifier_result("overlap_only", "shortcut", overlap_features(examples, scored), train, test, l2));
   report.methods.push_back(classifier_result("concat_tfidf", "shortcut", concat, train, test, l2));
-  double best = -1, sure = 0;
-  for (const auto& method : report.methods) {
-    if (method.name == "sure_calibrated") sure = method.classification.macro_f1;
-    if (method.kind == "shortcut" && method.classification.macro_f1 > best) best = method.classification.macro_f1, report.best_shortcut = method.name;
-  }
-  report.artifact_ratio = sure > 0 ? best / sure : 0;
+  report.artifact_ratio = artifact_ratio(report.methods, &report.best_shortcut);
   return report;
 }
 

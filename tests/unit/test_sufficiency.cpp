@@ -10,6 +10,7 @@
 #include "claimrag/sufficiency/aggregator.hpp"
 #include "claimrag/sufficiency/baselines.hpp"
 #include "claimrag/sufficiency/command.hpp"
+#include "claimrag/sufficiency/evaluation.hpp"
 #include "claimrag/sufficiency/features.hpp"
 #include "claimrag/sufficiency/metrics.hpp"
 #include "claimrag/sufficiency/pair_scoring.hpp"
@@ -227,4 +228,41 @@ TEST(SufficiencyExamples, ReaderRefusesMalformedLines) {
   ASSERT_EQ(examples.size(), 1u);
   EXPECT_EQ(examples[0].label, SufficiencyLabel::refuted);
   EXPECT_TRUE(examples[0].labelled);
+}
+
+TEST(SufficiencyEvaluation, CounterfactualSwapsAndArtifactRatioByHand) {
+  const auto example = [](std::string group, Variant variant, SufficiencyLabel label) {
+    Example e;
+    e.id = group + std::string(variant_name(variant));
+    e.group = std::move(group);
+    e.variant = variant;
+    e.label = label;
+    return e;
+  };
+  const std::vector<Example> examples{example("a", Variant::full, SufficiencyLabel::supported),
+                                      example("a", Variant::hard_insufficient, SufficiencyLabel::insufficient),
+                                      example("a", Variant::irrelevant, SufficiencyLabel::insufficient),
+                                      example("b", Variant::full, SufficiencyLabel::refuted),
+                                      example("b", Variant::irrelevant, SufficiencyLabel::insufficient),
+                                      example("c", Variant::partial, SufficiencyLabel::insufficient)};  // no full: not compared
+  const std::vector<std::array<double, 3>> p{{0.6, 0.1, 0.3}, {0.2, 0.1, 0.7}, {0.7, 0.1, 0.2},
+                                             {0.1, 0.5, 0.4}, {0.2, 0.3, 0.5}, {0.9, 0.0, 0.1}};
+  double overall = 0;
+  const auto swaps = counterfactual_swaps(examples, p, overall);
+  ASSERT_EQ(swaps.size(), 3u);
+  EXPECT_EQ(swaps[0].comparisons, 0u);  // partial
+  EXPECT_EQ(swaps[1].comparisons, 1u);  // hard: 0.6 − 0.2
+  EXPECT_EQ(swaps[1].success, 1.0);
+  EXPECT_NEAR(swaps[1].mean_delta, 0.4, 1e-15);
+  EXPECT_EQ(swaps[2].comparisons, 2u);  // irrelevant: a 0.6 − 0.7 (fails), b P(Refuted) 0.5 − 0.3 (succeeds)
+  EXPECT_EQ(swaps[2].success, 0.5);
+  EXPECT_NEAR(swaps[2].mean_delta, (-0.1 + 0.2) / 2.0, 1e-15);
+  EXPECT_NEAR(overall, 2.0 / 3.0, 1e-15);
+  std::vector<MethodResult> methods(3);
+  methods[0].name = "sure_calibrated", methods[0].kind = "sure", methods[0].classification.macro_f1 = 0.5;
+  methods[1].name = "overlap_only", methods[1].kind = "shortcut", methods[1].classification.macro_f1 = 0.3;
+  methods[2].name = "length_only", methods[2].kind = "shortcut", methods[2].classification.macro_f1 = 0.35;
+  std::string best;
+  EXPECT_DOUBLE_EQ(artifact_ratio(methods, &best), 0.7);
+  EXPECT_EQ(best, "length_only");
 }

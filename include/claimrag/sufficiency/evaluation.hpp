@@ -4,7 +4,9 @@
 // no-oracle check), the pooling baselines and the shortcut baselines, all fitted on "train",
 // every choice on "dev", every number on "test"; the artifact ratio and the counterfactual swaps.
 
+#include <array>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,15 @@ struct EvaluationOptions {
 /// non-empty (UsageError otherwise); `scored` is parallel to `examples`.
 SufficiencyReport evaluate_sufficiency(const std::vector<Example>& examples, const std::vector<ScoredExample>& scored,
                                        const EvaluationOptions& options);
+
+/// Full against each degraded variant of the same group (examples of one split, their calibrated
+/// probabilities in order): per degradation the comparisons, the fraction where P(full's gold
+/// label) is strictly higher with the full evidence, and the mean difference; `overall` over all.
+std::vector<Counterfactual> counterfactual_swaps(std::span<const Example> examples, std::span<const std::array<double, 3>> probabilities,
+                                                double& overall);
+
+/// Best shortcut macro-F1 / sure_calibrated macro-F1 (0 without either); names the best shortcut.
+double artifact_ratio(std::span<const MethodResult> methods, std::string* best_shortcut = nullptr);
 
 /// Set features of scored examples, in order.
 std::vector<SetFeatures> example_features(const std::vector<ScoredExample>& scored);
