@@ -94,9 +94,30 @@ nlohmann::ordered_json output_line(const Example& example, const ScoredExample& 
 
 }  // namespace
 
+std::vector<Example> examples_from_inputs(std::span<const verification::VerificationInput> inputs) {
+  std::vector<Example> examples;
+  for (const auto& input : inputs) {
+    Example example;
+    example.id = example.claim_id = example.group = input.claim_id;
+    example.claim = input.claim;
+    for (const auto& document : input.documents) {
+      std::string passage;
+      for (const auto& sentence : document.sentences) passage += (passage.empty() ? "" : " ") + sentence;
+      example.evidence.push_back(std::move(passage));
+      example.sources.push_back({document.doc_id, 0});
+    }
+    examples.push_back(std::move(example));
+  }
+  return examples;
+}
+
 void run_sufficiency(const SufficiencyCommand& command) {
   if (command.model.empty() == command.scores.empty()) throw UsageError("sufficiency: give exactly one of --model and --scores");
-  const auto examples = read_examples(command.examples);
+  run_sufficiency(command, read_examples(command.examples));
+}
+
+void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& examples) {
+  if (command.model.empty() == command.scores.empty()) throw UsageError("sufficiency: give exactly one of --model and --scores");
   const SureModel aggregator = load_sure(command.aggregator);
   std::vector<ScoredExample> scored;
   if (!command.scores.empty()) {

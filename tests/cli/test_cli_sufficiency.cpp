@@ -72,6 +72,15 @@ TEST(CliSufficiency, RefusalsWriteNothing) {
   EXPECT_FALSE(std::filesystem::exists(out));
   const auto neither = run_claimrag("sufficiency --examples " + examples.string() + " --aggregator " + kAggregator + " --out " + out.string(), ".");
   EXPECT_EQ(neither.exit_code, 2) << neither.err;
+  const auto both_inputs = run_claimrag("sufficiency --examples " + examples.string() + " --run r.trec --scores " + nan.string() +
+                                            " --aggregator " + kAggregator + " --out " + out.string(),
+                                        ".");
+  EXPECT_EQ(both_inputs.exit_code, 2) << both_inputs.err;
+  EXPECT_NE(both_inputs.err.find("give exactly one of --examples and --run"), std::string::npos) << both_inputs.err;
+  const auto run_without_data = run_claimrag("sufficiency --run r.trec --split test --model m.safetensors --aggregator " + kAggregator +
+                                                 " --out " + out.string(),
+                                             ".");
+  EXPECT_EQ(run_without_data.exit_code, 2) << run_without_data.err;
   const auto broken = folder.write("broken.jsonl", "{\"id\": \"a\", \"claim\": \"c\", \"evidence\": \"e\"}\n");
   const auto malformed = run_claimrag("sufficiency --examples " + broken.string() + " --scores " + nan.string() + " --aggregator " +
                                           kAggregator + " --out " + out.string(),

@@ -13,12 +13,18 @@
 // summing to 1 within 1e-6 (a NaN or infinity is not JSON and fails as such): DataError
 // `file:line: reason` otherwise.
 //
+// With a run instead (the command line's --data, --run, --split | --queries, --k): each claim's top k
+// documents are its passages, one passage per document.
+//
 // sufficiency-bench: builds the SciFact benchmark (benchmark.hpp) from SciFact's original layout.
 
 #include <filesystem>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "claimrag/sufficiency/benchmark.hpp"
+#include "claimrag/verification/claim_verifier.hpp"
 
 namespace claimrag::sufficiency {
 
@@ -30,9 +36,18 @@ struct SufficiencyCommand {
   std::filesystem::path out;
 };
 
-/// Runs `sufficiency`: inputs are read and checked before any model is loaded; the output is
-/// written atomically. UsageError without exactly one of model / scores.
+/// Runs `sufficiency` on `command.examples`: inputs are read and checked before any model is
+/// loaded; the output is written atomically. UsageError without exactly one of model / scores.
 void run_sufficiency(const SufficiencyCommand& command);
+
+/// The same on examples already built (e.g. from a run: examples_from_inputs); `command.examples`
+/// is not read.
+void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& examples);
+
+/// Claims with retrieved documents (verification/verify_inputs.hpp's inputs_from_run) as examples:
+/// id and claim_id the claim's id, one passage per document (its sentences joined by a space),
+/// in rank order; a claim with no document has empty evidence (Insufficient, "no evidence").
+std::vector<Example> examples_from_inputs(std::span<const verification::VerificationInput> inputs);
 
 struct SufficiencyBenchCommand {
   std::filesystem::path original;  ///< SciFact's original layout (corpus.jsonl, claims_train.jsonl, claims_dev.jsonl)
