@@ -17,5 +17,7 @@ void add_rerank_command(CLI::App& root);
 void add_extract_evidence_command(CLI::App& root);
 void add_interrogate_command(CLI::App& root);
 void add_verify_command(CLI::App& root);
+void add_sufficiency_command(CLI::App& root);
+void add_sufficiency_bench_command(CLI::App& root);
 
 }  // namespace claimrag::cli

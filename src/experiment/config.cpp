@@ -154,6 +154,7 @@ void resolve_paths(const std::filesystem::path& config_file, ExperimentConfig& c
   config.verification.paper = resolve(folder, config.verification.paper);
   config.interrogation.probes = resolve(folder, config.interrogation.probes);
   config.interrogation.paper = resolve(folder, config.interrogation.paper);
+  config.sufficiency.paper = resolve(folder, config.sufficiency.paper);
 }
 
 void read_verification(io::StrictObject object, VerificationConfig& verification) {
@@ -196,6 +197,23 @@ void read_interrogation(io::StrictObject object, InterrogationConfig& interrogat
   }
 }
 
+void read_sufficiency(io::StrictObject object, SufficiencyConfig& sufficiency) {
+  auto& benchmark = sufficiency.benchmark;
+  auto& evaluation = sufficiency.evaluation;
+  object.read("paper", sufficiency.paper);
+  read_size(object, "distractors", benchmark.distractors, 0);
+  read_size(object, "foreign_abstracts", benchmark.foreign_abstracts, 1);
+  object.read("length_weight", benchmark.length_weight);
+  read_size(object, "folds", benchmark.folds, 2);
+  read_size(object, "tfidf_features", evaluation.tfidf_features, 1);
+  object.read("l2", evaluation.aggregator.l2);
+  object.read("beta_grid", evaluation.aggregator.beta_grid);
+  object.finish();
+  if (!(benchmark.length_weight >= 0) || !(evaluation.aggregator.l2 > 0) || evaluation.aggregator.beta_grid.empty()) {
+    throw UsageError("sufficiency.length_weight must be >= 0, l2 > 0 and beta_grid not empty");
+  }
+}
+
 }  // namespace
 
 ExperimentConfig load_config(const std::filesystem::path& path) {
@@ -225,8 +243,10 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_evidence(top.object("evidence"), config.evidence);
   read_verification(top.object("verification"), config.verification);
   read_interrogation(top.object("interrogation"), config.interrogation);
+  read_sufficiency(top.object("sufficiency"), config.sufficiency);
   top.finish();
   config.dense.seed = config.seed;
+  config.sufficiency.benchmark.seed = config.seed;
   resolve_paths(path, config);
   return config;
 }

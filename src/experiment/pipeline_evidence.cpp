@@ -9,10 +9,8 @@
 #include "claimrag/experiment/evidence_signals.hpp"
 #include "claimrag/experiment/evidence_stage.hpp"
 #include "claimrag/experiment/gate_stage.hpp"
-#include "claimrag/experiment/interrogation_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
-#include "claimrag/experiment/verification_stage.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -102,7 +100,7 @@ Stage gate_stage(const ExperimentConfig& config) {
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
                                               "training_runs", "evidence", "evidence_gold", "gate", "verification",
-                                              "interrogation"};
+                                              "interrogation", "sufficiency"};
   return names;
 }
 
@@ -110,31 +108,7 @@ namespace {
 
 /// The stages that read SciFact's original layout (gold rationales and labels).
 bool needs_original_layout(const std::string& name) {
-  return name == "evidence_gold" || name == "verification" || name == "interrogation";
-}
-
-/// Claim verification (experiment/verification_stage.hpp): its own retrieval, so no inputs here.
-Stage verification_stage() {
-  Stage stage{"verification",
-              {},
-              {"tables/verification.tsv", "models/verifier_oracle.safetensors", "models/verifier_open.safetensors"},
-              {}};
-  stage.run = [](StageContext& context) {
-    context.timer.time("claim verification",
-                       [&] { run_verification_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
-  };
-  return stage;
-}
-
-/// Multi-probe interrogation (experiment/interrogation_stage.hpp), on the verification stage's model.
-Stage interrogation_stage() {
-  Stage stage{"interrogation",
-              {"models/verifier_oracle.safetensors"},
-              {"tables/interrogation_strategies.tsv", "tables/interrogation_fusion.tsv", "tables/interrogation_gain.tsv",
-               "interrogation/dev_verdicts.tsv"},
-              {}};
-  stage.run = [](StageContext& context) { run_interrogation_stage(context); };
-  return stage;
+  return name == "evidence_gold" || name == "verification" || name == "interrogation" || name == "sufficiency";
 }
 
 Stage make_stage(const std::string& name, const ExperimentConfig& config) {
@@ -149,6 +123,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "gate") return gate_stage(config);
   if (name == "verification") return verification_stage();
   if (name == "interrogation") return interrogation_stage();
+  if (name == "sufficiency") return sufficiency_stage();
   std::string known;
   for (const auto& stage : stage_names()) known += (known.empty() ? "" : ", ") + stage;
   throw UsageError("stages: unknown stage \"" + name + "\" (known: " + known + ")");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "claimrag/error.hpp"
+#include "claimrag/selective/calibration.hpp"
 
 namespace claimrag::gate {
 
@@ -32,27 +33,7 @@ double negative_log_likelihood(const std::vector<double>& logits, const std::vec
 double fit_temperature(const std::vector<double>& logits, const std::vector<int>& labels) {
   if (logits.empty() || logits.size() != labels.size()) throw InternalError("fit_temperature: sizes differ or are zero");
   // The NLL is unimodal in log T for a fixed set of logits, so golden-section search suffices.
-  const double golden = (std::sqrt(5.0) - 1.0) / 2.0;
-  double low = std::log(0.01), high = std::log(100.0);
-  double a = high - golden * (high - low), b = low + golden * (high - low);
-  double fa = negative_log_likelihood(logits, labels, std::exp(a));
-  double fb = negative_log_likelihood(logits, labels, std::exp(b));
-  while (high - low > 1e-10) {
-    if (fa < fb) {
-      high = b;
-      b = a;
-      fb = fa;
-      a = high - golden * (high - low);
-      fa = negative_log_likelihood(logits, labels, std::exp(a));
-    } else {
-      low = a;
-      a = b;
-      fa = fb;
-      b = low + golden * (high - low);
-      fb = negative_log_likelihood(logits, labels, std::exp(b));
-    }
-  }
-  return std::exp((low + high) / 2.0);
+  return selective::minimize_temperature([&](double t) { return negative_log_likelihood(logits, labels, t); });
 }
 
 double expected_calibration_error(const std::vector<double>& probabilities, const std::vector<int>& labels, int bins) {

@@ -13,6 +13,8 @@
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
+#include "claimrag/sufficiency/benchmark.hpp"
+#include "claimrag/sufficiency/evaluation.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 
 namespace claimrag::experiment {
@@ -119,6 +121,14 @@ struct InterrogationConfig {
   std::string paper;  ///< CIBER's published numbers (configs/paper/ciber.json); empty: none
 };
 
+/// "sufficiency": the evidence-sufficiency benchmark built from SciFact and SURE-RAG on it
+/// (sufficiency/benchmark.hpp, sufficiency/evaluation.hpp); its seed is the experiment's seed.
+struct SufficiencyConfig {
+  sufficiency::BenchmarkOptions benchmark;
+  sufficiency::EvaluationOptions evaluation;
+  std::string paper;  ///< SURE-RAG's published numbers shown beside ours (configs/paper/sure_rag.json); empty: none
+};
+
 struct ExperimentConfig {
   std::string name = "experiment";
   std::uint64_t seed = 42;
@@ -133,6 +143,7 @@ struct ExperimentConfig {
   EvidenceConfig evidence;
   VerificationConfig verification;
   InterrogationConfig interrogation;
+  SufficiencyConfig sufficiency;
   /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
   /// the file: every stage whose inputs the data has (the gold-rationale one only with
   /// data.original).

@@ -10,7 +10,11 @@
 //   evidence       verifier trained on the pseudo-gold, evidence of the reranked top-10 (evidence/evidence.*)
 //   evidence_gold  verifier trained on SciFact's gold rationales (needs data.original)
 //   gate           Table 8, risk–coverage of every compared signal, the combined signal
-// The evidence stages score against SciFact's gold rationales too when data.original is set.
+//   verification   the claim verifier, oracle and open, on SciFact's dev claims (needs data.original)
+//   interrogation  multi-probe interrogation (CIBER) with the verifier as responder (needs data.original)
+//   sufficiency    evidence sufficiency (SURE-RAG) on a SciFact benchmark (needs data.original)
+// The evidence stages score against SciFact's gold rationales too when data.original is set. The
+// stages of the systems built on the verifier live in pipeline_systems.cpp.
 
 #include <string>
 #include <vector>
@@ -30,6 +34,10 @@ Stage training_runs_stage();
 Stage evidence_stage(const std::string& rationales);
 /// Reads the runs and, for the signals config.gate names that need them, the evidence.
 Stage gate_stage(const ExperimentConfig& config);
+/// The systems on the verifier; every one but verification reads the oracle model it saves.
+Stage verification_stage();
+Stage interrogation_stage();
+Stage sufficiency_stage();
 
 /// Every stage name, in the default order.
 const std::vector<std::string>& stage_names();

@@ -11,17 +11,13 @@
 #include <vector>
 
 #include "claimrag/gate/sweep.hpp"
+#include "claimrag/selective/risk_coverage.hpp"
 
 namespace claimrag::gate {
 
-struct RiskCoverage {
-  std::vector<double> coverage;  ///< i/n for i = 1..n
-  std::vector<double> risk;      ///< risk at each coverage
-  double aurc = 0;               ///< area under the curve: the mean of `risk`
-  double risk_at_30 = 0, risk_at_50 = 0, risk_at_70 = 0;  ///< risk at ceil(c·n) answered claims
-  double coverage_at_risk_5 = 0;   ///< largest coverage whose risk is <= 0.05 (0 if none)
-  double coverage_at_risk_10 = 0;  ///< largest coverage whose risk is <= 0.10 (0 if none)
-};
+/// The shared curve (selective/risk_coverage.hpp): the gate ranks claims by signal, a
+/// hallucination is a loss of 1, and a claim that is not answerable always abstains.
+using RiskCoverage = selective::RiskCoverage;
 
 /// The curve and its summaries; an empty claim list is an InternalError.
 RiskCoverage risk_coverage(const std::vector<ClaimOutcome>& claims);

@@ -1,0 +1,40 @@
+#pragma once
+// A standardised multinomial logistic regression over any feature matrix (linear/
+// softmax_regression.hpp, Newton with L2), with an optional temperature: what SURE's aggregator,
+// the pooling baselines and the shortcut baselines all are, so that they differ only in what they
+// read. Columns are standardised with the training rows' mean and standard deviation (a constant
+// column is centred only). Classes are weighted n / (K·n_k) (balanced), since the benchmark's
+// Insufficient examples outnumber the others by construction and macro-F1 weighs classes alike.
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "claimrag/linear/softmax_regression.hpp"
+
+namespace claimrag::sufficiency {
+
+struct LinearClassifier {
+  Eigen::RowVectorXd mean;    ///< per column
+  Eigen::RowVectorXd scale;   ///< per column, > 0
+  linear::SoftmaxRegressionModel model;
+  double temperature = 1.0;   ///< logits are divided by it
+
+  /// n×K logits (before the temperature).
+  [[nodiscard]] Eigen::MatrixXd logits(const linear::RowMatrixXd& X) const;
+  /// n×K probabilities softmax(logits / temperature).
+  [[nodiscard]] Eigen::MatrixXd probabilities(const linear::RowMatrixXd& X, bool calibrated = true) const;
+};
+
+/// Fits on X (n×d) with labels in [0, classes). Throws as fit_softmax_regression.
+LinearClassifier fit_classifier(const linear::RowMatrixXd& X, std::span<const int> labels, int classes, double l2);
+
+/// Sets `classifier.temperature` by fit_softmax_temperature on (X, labels).
+void calibrate_temperature(LinearClassifier& classifier, const linear::RowMatrixXd& X, std::span<const int> labels);
+
+/// Argmax of each row (ties: the lower class).
+std::vector<int> arg_max_rows(const Eigen::MatrixXd& probabilities);
+
+}  // namespace claimrag::sufficiency

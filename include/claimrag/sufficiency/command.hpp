@@ -1,0 +1,61 @@
+#pragma once
+// The library side of `claimrag sufficiency` and `claimrag sufficiency-bench`.
+//
+// sufficiency: examples {"id", "claim", "evidence": [...]} (JSON Lines) are judged by SURE: each
+// (claim, passage) pair by the verifier in `model` (a file of `claimrag verify --save-model`), or
+// read from `scores`, then the aggregator in `aggregator` (models/sufficiency_aggregator.json of
+// a reproduction). One output line per example, in input order:
+//   {"id", "label", "probabilities": {"Supported", "Refuted", "Insufficient"}, "score" (s),
+//    "uncertainty" (u), "decision": "answer"|"abstain", "reason" (only when unjudged),
+//    "passages", "duplicates_removed", "blank_removed", "features": {name: value}}
+// `scores`: JSON Lines {"id", "pairs": [[support, refute, neutral(, rationale)], ...]}, one pair
+// per evidence passage in order, for every example id; each distribution finite, in [0, 1] and
+// summing to 1 within 1e-6 (a NaN or infinity is not JSON and fails as such): DataError
+// `file:line: reason` otherwise.
+//
+// With a run instead (the command line's --data, --run, --split | --queries, --k): each claim's top k
+// documents are its passages, one passage per document.
+//
+// sufficiency-bench: builds the SciFact benchmark (benchmark.hpp) from SciFact's original layout.
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "claimrag/sufficiency/benchmark.hpp"
+#include "claimrag/verification/claim_verifier.hpp"
+
+namespace claimrag::sufficiency {
+
+struct SufficiencyCommand {
+  std::filesystem::path examples;
+  std::filesystem::path model;       ///< verifier; or
+  std::filesystem::path scores;      ///< precomputed pair scores
+  std::filesystem::path aggregator;
+  std::filesystem::path out;
+};
+
+/// Runs `sufficiency` on `command.examples`: inputs are read and checked before any model is
+/// loaded; the output is written atomically. UsageError without exactly one of model / scores.
+void run_sufficiency(const SufficiencyCommand& command);
+
+/// The same on examples already built (e.g. from a run: examples_from_inputs); `command.examples`
+/// is not read.
+void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& examples);
+
+/// Claims with retrieved documents (verification/verify_inputs.hpp's inputs_from_run) as examples:
+/// id and claim_id the claim's id, one passage per document (its sentences joined by a space),
+/// in rank order; a claim with no document has empty evidence (Insufficient, "no evidence").
+std::vector<Example> examples_from_inputs(std::span<const verification::VerificationInput> inputs);
+
+struct SufficiencyBenchCommand {
+  std::filesystem::path original;  ///< SciFact's original layout (corpus.jsonl, claims_train.jsonl, claims_dev.jsonl)
+  std::filesystem::path out;       ///< the benchmark, JSON Lines
+  BenchmarkOptions options;
+};
+
+/// Runs `sufficiency-bench`; prints the counts per split and label to the log.
+void run_sufficiency_bench(const SufficiencyBenchCommand& command);
+
+}  // namespace claimrag::sufficiency

@@ -1,0 +1,70 @@
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/verify_stage.hpp"
+#include "claimrag/sufficiency/command.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+namespace {
+
+/// The command's flags: examples from a file, or claims and their top k documents from a run.
+struct SufficiencyFlags {
+  sufficiency::SufficiencyCommand command;
+  experiment::VerifyRequest run;  ///< --data, --run, --split | --queries, --k, --original
+  std::string config;
+};
+
+void run_command(const SufficiencyFlags& flags) {
+  const bool from_run = !flags.run.run.empty();
+  if (from_run == !flags.command.examples.empty()) throw UsageError("sufficiency: give exactly one of --examples and --run");
+  if (!from_run) {
+    sufficiency::run_sufficiency(flags.command);
+    return;
+  }
+  if (flags.run.data.empty()) throw UsageError("sufficiency: --run needs --data (the BEIR folder of the run's documents)");
+  if (!flags.command.scores.empty()) throw UsageError("sufficiency: --scores applies to --examples, not to --run");
+  const auto config = config_from(flags.config);
+  experiment::VerifyRequest request = flags.run;
+  request.out = flags.command.out;  // verify's run mode checks it; nothing is written here
+  const auto inputs = experiment::verify_inputs(request, config);
+  sufficiency::run_sufficiency(flags.command, sufficiency::examples_from_inputs(inputs));
+}
+
+}  // namespace
+
+void add_sufficiency_command(CLI::App& root) {
+  auto flags = std::make_shared<SufficiencyFlags>();
+  auto& options = flags->command;
+  auto* command = root.add_subcommand(
+      "sufficiency", "Judge whether each evidence set supports, refutes or is insufficient for its claim, and answer or abstain");
+  command->add_option("--examples", options.examples, "JSON Lines {\"id\", \"claim\", \"evidence\": [passage, ...]}");
+  command->add_option("--data", flags->run.data, "With --run: the BEIR folder of the run's documents");
+  command->add_option("--run", flags->run.run, "Instead of --examples: a TREC run, each claim's top --k documents as passages");
+  command->add_option("--split", flags->run.claims.split, "With --run: the claims of this qrels split");
+  command->add_option("--queries", flags->run.claims.queries_file, "With --run: the claims of this queries.jsonl");
+  command->add_option("--k", flags->run.k, "With --run: documents per claim (default: the configuration's verification.verify_k)");
+  command->add_option("--original", flags->run.original, "With --run: SciFact's release layout, for its sentences");
+  command->add_option("--model", options.model, "The pair verifier (a file of claimrag verify --save-model)");
+  command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
+  command->add_option("--aggregator", options.aggregator, "SURE's aggregator (models/sufficiency_aggregator.json of a reproduction)")
+      ->required();
+  command->add_option("--out", options.out, "JSON Lines: label, probabilities, score, decision and features per example")->required();
+  add_config_option(*command, flags->config);
+  add_threads_option(*command);
+  command->callback([flags] { run_command(*flags); });
+}
+
+void add_sufficiency_bench_command(CLI::App& root) {
+  auto options = std::make_shared<sufficiency::SufficiencyBenchCommand>();
+  auto config = std::make_shared<std::string>();
+  auto* command = root.add_subcommand("sufficiency-bench", "Build the evidence-sufficiency benchmark from SciFact's original layout");
+  command->add_option("--original", options->original, "SciFact's original layout (corpus.jsonl, claims_train/dev.jsonl)")->required();
+  command->add_option("--out", options->out, "The benchmark, JSON Lines")->required();
+  add_config_option(*command, *config);
+  command->callback([options, config] {
+    options->options = config_from(*config).sufficiency.benchmark;
+    sufficiency::run_sufficiency_bench(*options);
+  });
+}
+
+}  // namespace claimrag::cli

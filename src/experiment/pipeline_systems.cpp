@@ -1,0 +1,49 @@
+// The stages of the systems built on the claim verifier (experiment/pipeline.hpp): verification
+// itself, then every system that judges claims with the model it saves.
+
+#include "claimrag/experiment/interrogation_stage.hpp"
+#include "claimrag/experiment/pipeline.hpp"
+#include "claimrag/experiment/sufficiency_stage.hpp"
+#include "claimrag/experiment/verification_stage.hpp"
+
+namespace claimrag::experiment {
+
+/// Claim verification (experiment/verification_stage.hpp): its own retrieval, so no inputs here.
+Stage verification_stage() {
+  Stage stage{"verification",
+              {},
+              {"tables/verification.tsv", "models/verifier_oracle.safetensors", "models/verifier_open.safetensors"},
+              {}};
+  stage.run = [](StageContext& context) {
+    context.timer.time("claim verification",
+                       [&] { run_verification_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
+  };
+  return stage;
+}
+
+/// Multi-probe interrogation (experiment/interrogation_stage.hpp).
+Stage interrogation_stage() {
+  Stage stage{"interrogation",
+              {"models/verifier_oracle.safetensors"},
+              {"tables/interrogation_strategies.tsv", "tables/interrogation_fusion.tsv", "tables/interrogation_gain.tsv",
+               "interrogation/dev_verdicts.tsv"},
+              {}};
+  stage.run = [](StageContext& context) { run_interrogation_stage(context); };
+  return stage;
+}
+
+/// Evidence sufficiency (experiment/sufficiency_stage.hpp).
+Stage sufficiency_stage() {
+  Stage stage{"sufficiency",
+              {"models/verifier_oracle.safetensors"},
+              {"sufficiency/benchmark.jsonl", "models/sufficiency_aggregator.json", "tables/sufficiency.tsv",
+               "tables/sufficiency_counterfactual.tsv"},
+              {}};
+  stage.run = [](StageContext& context) {
+    context.timer.time("sufficiency",
+                       [&] { run_sufficiency_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
+  };
+  return stage;
+}
+
+}  // namespace claimrag::experiment

@@ -1,0 +1,176 @@
+#include "claimrag/sufficiency/aggregator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/json_output.hpp"
+#include "claimrag/selective/calibration.hpp"
+#include "claimrag/selective/risk_coverage.hpp"
+#include "claimrag/sufficiency/metrics.hpp"
+
+namespace claimrag::sufficiency {
+
+linear::RowMatrixXd feature_matrix(std::span<const SetFeatures> features, std::span<const std::size_t> columns) {
+  linear::RowMatrixXd X(static_cast<Eigen::Index>(features.size()), static_cast<Eigen::Index>(columns.size()));
+  for (std::size_t i = 0; i < features.size(); ++i) {
+    for (std::size_t j = 0; j < columns.size(); ++j) X(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = features[i][columns[j]];
+  }
+  return X;
+}
+
+std::vector<std::size_t> columns_without(std::span<const FeatureBlock> removed) {
+  std::vector<std::size_t> columns;
+  for (std::size_t j = 0; j < kFeatureCount; ++j) {
+    if (std::find(removed.begin(), removed.end(), feature_block(j)) == removed.end()) columns.push_back(j);
+  }
+  return columns;
+}
+
+std::vector<SurePrediction> predict_sure(const SureModel& model, std::span<const SetFeatures> features, const std::vector<bool>& unjudged) {
+  const auto X = feature_matrix(features, model.columns);
+  const Eigen::MatrixXd raw = model.classifier.probabilities(X, false);
+  const Eigen::MatrixXd calibrated = model.classifier.probabilities(X, true);
+  std::vector<SurePrediction> out(features.size());
+  for (std::size_t i = 0; i < features.size(); ++i) {
+    SurePrediction& p = out[i];
+    const auto row = static_cast<Eigen::Index>(i);
+    for (int k = 0; k < 3; ++k) {
+      p.raw[static_cast<std::size_t>(k)] = raw(row, k);
+      p.probabilities[static_cast<std::size_t>(k)] = calibrated(row, k);
+    }
+    if (!unjudged.empty() && unjudged[i]) p.raw = p.probabilities = {0.0, 0.0, 1.0};
+    p.label = static_cast<int>(std::max_element(p.probabilities.begin(), p.probabilities.end()) - p.probabilities.begin());
+    p.uncertainty = selective_uncertainty(features[i], p.probabilities);
+    p.score = p.probabilities[0] - model.beta * p.uncertainty;
+    p.answer = p.label == 0 && p.score >= model.tau && (unjudged.empty() || !unjudged[i]);
+  }
+  return out;
+}
+
+SureModel fit_sure(std::span<const SetFeatures> train, std::span<const int> train_labels, std::span<const SetFeatures> dev,
+                   std::span<const int> dev_labels, std::vector<std::size_t> columns, const AggregatorOptions& options) {
+  if (options.beta_grid.empty()) throw UsageError("sufficiency: beta_grid is empty");
+  SureModel model;
+  model.columns = std::move(columns);
+  model.classifier = fit_classifier(feature_matrix(train, model.columns), train_labels, 3, options.l2);
+  calibrate_temperature(model.classifier, feature_matrix(dev, model.columns), dev_labels);
+  {  // β: the smallest of the grid with the lowest dev AURC of s
+    double chosen = options.beta_grid.front();
+    double best = std::numeric_limits<double>::infinity();
+    for (const double beta : options.beta_grid) {
+      model.beta = beta;
+      const auto predictions = predict_sure(model, dev);
+      std::vector<selective::ScoredItem> items;
+      for (std::size_t i = 0; i < predictions.size(); ++i) items.push_back({predictions[i].score, dev_labels[i] == 0 ? 0.0 : 1.0, false});
+      const double aurc = selective::risk_coverage(items).aurc;
+      if (aurc < best) best = aurc, chosen = beta;
+    }
+    model.beta = chosen;
+  }
+  model.tau = std::numeric_limits<double>::infinity();
+  const auto predictions = predict_sure(model, dev);
+  std::vector<double> candidates;
+  for (const auto& p : predictions) {
+    if (p.label == 0) candidates.push_back(p.score);
+  }
+  std::sort(candidates.begin(), candidates.end(), std::greater<>());
+  std::vector<int> safe(dev_labels.size());
+  for (std::size_t i = 0; i < safe.size(); ++i) safe[i] = dev_labels[i] == 0 ? 1 : 0;
+  double best_f1 = -1, best_tau = candidates.empty() ? 1.0 : candidates.front();
+  for (const double tau : candidates) {
+    std::vector<int> answered(predictions.size());
+    for (std::size_t i = 0; i < predictions.size(); ++i) answered[i] = predictions[i].label == 0 && predictions[i].score >= tau ? 1 : 0;
+    const double f1 = binary_f1(safe, answered, 1);
+    if (f1 > best_f1) best_f1 = f1, best_tau = tau;  // candidates descend: ties keep the larger τ
+  }
+  model.tau = best_tau;
+  return model;
+}
+
+namespace {
+
+constexpr const char* kFormat = "claimrag-sufficiency-aggregator";
+
+nlohmann::ordered_json vector_json(const Eigen::VectorXd& v) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) out.push_back(v(i));
+  return out;
+}
+
+}  // namespace
+
+void save_sure(const SureModel& model, const std::filesystem::path& file) {
+  nlohmann::ordered_json json{{"format", kFormat}, {"version", 1}};
+  nlohmann::ordered_json names = nlohmann::ordered_json::array();
+  for (const std::size_t c : model.columns) names.push_back(std::string(feature_names()[c]));
+  json["features"] = names;
+  json["mean"] = vector_json(model.classifier.mean.transpose());
+  json["scale"] = vector_json(model.classifier.scale.transpose());
+  nlohmann::ordered_json weights = nlohmann::ordered_json::array();
+  for (Eigen::Index k = 0; k < model.classifier.model.weights.rows(); ++k) weights.push_back(vector_json(model.classifier.model.weights.row(k).transpose()));
+  json["weights"] = weights;
+  json["bias"] = vector_json(model.classifier.model.bias);
+  json["temperature"] = model.classifier.temperature;
+  json["beta"] = model.beta;
+  json["tau"] = model.tau;
+  io::write_file_atomically(file, io::json_text(json, file.string(), 1) + "\n");
+}
+
+SureModel load_sure(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(io::read_file(file));
+  } catch (const nlohmann::json::exception& error) {
+    throw DataError(name, std::string("not JSON: ") + error.what());
+  }
+  const auto fail = [&](const std::string& reason) { return DataError(name, reason); };
+  try {
+    if (json.at("format") != kFormat || json.at("version") != 1) throw fail("not a sufficiency aggregator of format version 1");
+    SureModel model;
+    for (const auto& feature : json.at("features")) {
+      const std::string feature_name = feature.get<std::string>();
+      const auto names = feature_names();
+      const auto it = std::find(names.begin(), names.end(), feature_name);
+      if (it == names.end()) throw fail("unknown feature \"" + feature_name + "\"");
+      model.columns.push_back(static_cast<std::size_t>(it - names.begin()));
+    }
+    const auto d = static_cast<Eigen::Index>(model.columns.size());
+    const auto read_vector = [&](const nlohmann::json& values, Eigen::Index size, const std::string& what) {
+      if (!values.is_array() || static_cast<Eigen::Index>(values.size()) != size) throw fail("\"" + what + "\" must hold " + std::to_string(size) + " numbers");
+      Eigen::VectorXd v(size);
+      for (Eigen::Index i = 0; i < size; ++i) {
+        const auto& x = values[static_cast<std::size_t>(i)];
+        if (!x.is_number() || !std::isfinite(x.get<double>())) throw fail("\"" + what + "\" holds a value that is not a finite number");
+        v(i) = x.get<double>();
+      }
+      return v;
+    };
+    model.classifier.mean = read_vector(json.at("mean"), d, "mean").transpose();
+    model.classifier.scale = read_vector(json.at("scale"), d, "scale").transpose();
+    if ((model.classifier.scale.array() <= 0).any()) throw fail("\"scale\" must be positive");
+    const auto& weights = json.at("weights");
+    if (!weights.is_array() || weights.size() != 3) throw fail("\"weights\" must hold 3 rows");
+    model.classifier.model.weights.resize(3, d);
+    for (Eigen::Index k = 0; k < 3; ++k) model.classifier.model.weights.row(k) = read_vector(weights[static_cast<std::size_t>(k)], d, "weights").transpose();
+    model.classifier.model.bias = read_vector(json.at("bias"), 3, "bias");
+    const auto scalar = [&](const char* key) {
+      const auto& x = json.at(key);
+      if (!x.is_number() || !std::isfinite(x.get<double>())) throw fail(std::string("\"") + key + "\" must be a finite number");
+      return x.get<double>();
+    };
+    model.classifier.temperature = scalar("temperature");
+    if (!(model.classifier.temperature > 0)) throw fail("\"temperature\" must be positive");
+    model.beta = scalar("beta");
+    model.tau = scalar("tau");
+    return model;
+  } catch (const nlohmann::json::exception& error) {
+    throw fail(std::string("malformed aggregator: ") + error.what());
+  }
+}
+
+}  // namespace claimrag::sufficiency

@@ -1,0 +1,162 @@
+#include "claimrag/sufficiency/command.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unordered_map>
+
+#include "claimrag/dataset/jsonl.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/json_output.hpp"
+#include "claimrag/sufficiency/aggregator.hpp"
+#include "claimrag/sufficiency/benchmark.hpp"
+#include "claimrag/sufficiency/pair_scoring.hpp"
+#include "claimrag/verification/trained_verifier.hpp"
+
+namespace claimrag::sufficiency {
+namespace {
+
+/// Pair distributions per example id, one per evidence passage.
+std::unordered_map<std::string, std::vector<PairScore>> read_scores(const std::filesystem::path& path) {
+  std::unordered_map<std::string, std::vector<PairScore>> scores;
+  dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line) {
+    const dataset::FieldReader fields(object, path, line);
+    const std::string id = fields.identifier("id");
+    simdjson::dom::array pairs;
+    if (fields.element("pairs").get_array().get(pairs)) fields.fail("\"pairs\" must be an array");
+    std::vector<PairScore> parsed;
+    for (const simdjson::dom::element pair : pairs) {
+      simdjson::dom::array values;
+      if (pair.get_array().get(values)) fields.fail("each pair must be an array [support, refute, neutral(, rationale)]");
+      std::vector<double> numbers;
+      for (const simdjson::dom::element value : values) {
+        double x = 0;
+        if (value.get_double().get(x)) {
+          std::int64_t i = 0;
+          if (value.get_int64().get(i)) fields.fail("a pair holds something other than a number");
+          x = static_cast<double>(i);
+        }
+        if (!std::isfinite(x) || x < 0 || x > 1) fields.fail("a pair value is not a finite number in [0, 1]");
+        numbers.push_back(x);
+      }
+      if (numbers.size() != 3 && numbers.size() != 4) fields.fail("each pair must hold 3 or 4 numbers");
+      if (std::abs(numbers[0] + numbers[1] + numbers[2] - 1.0) > 1e-6) fields.fail("a distribution does not sum to 1");
+      parsed.push_back({numbers[0], numbers[1], numbers[2], numbers.size() == 4 ? numbers[3] : 0.0, 0.0});
+    }
+    if (!scores.emplace(id, std::move(parsed)).second) fields.fail("duplicate id \"" + id + "\"");
+  });
+  return scores;
+}
+
+std::vector<ScoredExample> scored_from_file(const std::vector<Example>& examples, const std::filesystem::path& path) {
+  const auto scores = read_scores(path);
+  std::vector<ScoredExample> scored;
+  std::vector<std::size_t> input_of;
+  prepare_examples(examples, scored, input_of);
+  for (std::size_t e = 0; e < examples.size(); ++e) {
+    const auto it = scores.find(examples[e].id);
+    if (it == scores.end()) throw DataError(path.string(), "no pair scores for example \"" + examples[e].id + "\"");
+    if (it->second.size() != examples[e].evidence.size()) {
+      throw DataError(path.string(), "example \"" + examples[e].id + "\" has " + std::to_string(examples[e].evidence.size()) +
+                                         " passages but " + std::to_string(it->second.size()) + " pair scores");
+    }
+    for (const std::size_t kept : scored[e].kept) {
+      PairScore pair = it->second[kept];
+      pair.overlap = claim_overlap(examples[e].claim, examples[e].evidence[kept]);
+      scored[e].pairs.push_back(pair);
+    }
+  }
+  return scored;
+}
+
+nlohmann::ordered_json output_line(const Example& example, const ScoredExample& scored, const SetFeatures& features,
+                                   const SurePrediction& prediction) {
+  nlohmann::ordered_json line{{"id", example.id}, {"label", label_name(static_cast<SufficiencyLabel>(prediction.label))}};
+  line["probabilities"] = {{"Supported", prediction.probabilities[0]},
+                           {"Refuted", prediction.probabilities[1]},
+                           {"Insufficient", prediction.probabilities[2]}};
+  line["score"] = prediction.score;
+  line["uncertainty"] = prediction.uncertainty;
+  line["decision"] = prediction.answer ? "answer" : "abstain";
+  if (!scored.reason.empty()) line["reason"] = scored.reason;
+  line["passages"] = scored.pairs.size();
+  line["duplicates_removed"] = scored.duplicates_removed;
+  line["blank_removed"] = scored.blank_removed;
+  nlohmann::ordered_json named;
+  for (std::size_t j = 0; j < kFeatureCount; ++j) named[std::string(feature_names()[j])] = features[j];
+  line["features"] = named;
+  return line;
+}
+
+}  // namespace
+
+std::vector<Example> examples_from_inputs(std::span<const verification::VerificationInput> inputs) {
+  std::vector<Example> examples;
+  for (const auto& input : inputs) {
+    Example example;
+    example.id = example.claim_id = example.group = input.claim_id;
+    example.claim = input.claim;
+    for (const auto& document : input.documents) {
+      std::string passage;
+      for (const auto& sentence : document.sentences) passage += (passage.empty() ? "" : " ") + sentence;
+      example.evidence.push_back(std::move(passage));
+      example.sources.push_back({document.doc_id, 0});
+    }
+    examples.push_back(std::move(example));
+  }
+  return examples;
+}
+
+void run_sufficiency(const SufficiencyCommand& command) {
+  if (command.model.empty() == command.scores.empty()) throw UsageError("sufficiency: give exactly one of --model and --scores");
+  run_sufficiency(command, read_examples(command.examples));
+}
+
+void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& examples) {
+  if (command.model.empty() == command.scores.empty()) throw UsageError("sufficiency: give exactly one of --model and --scores");
+  const SureModel aggregator = load_sure(command.aggregator);
+  std::vector<ScoredExample> scored;
+  if (!command.scores.empty()) {
+    scored = scored_from_file(examples, command.scores);
+  } else {
+    const auto verifier = verification::load_claim_verifier(command.model);
+    scored = score_examples(*verifier, examples);
+  }
+  std::vector<SetFeatures> features;
+  std::vector<bool> unjudged;
+  for (const auto& s : scored) {
+    features.push_back(set_features(s.pairs));
+    unjudged.push_back(!s.reason.empty());
+  }
+  const auto predictions = predict_sure(aggregator, features, unjudged);
+  std::ostringstream out;
+  std::size_t answered = 0, unjudged_count = 0;
+  for (std::size_t i = 0; i < examples.size(); ++i) {
+    out << io::json_text(output_line(examples[i], scored[i], features[i], predictions[i]), command.out.string()) << '\n';
+    answered += predictions[i].answer ? 1 : 0;
+    unjudged_count += unjudged[i] ? 1 : 0;
+  }
+  io::write_file_atomically(command.out, out.str());
+  if (unjudged_count > 0) spdlog::warn("sufficiency: {} example(s) could not be judged (no evidence, or a claim without words): Insufficient", unjudged_count);
+  spdlog::info("sufficiency: {} examples, {} answered -> {}", examples.size(), answered, command.out.string());
+}
+
+void run_sufficiency_bench(const SufficiencyBenchCommand& command) {
+  const auto abstracts = dataset::load_abstracts(command.original / "corpus.jsonl");
+  const auto train = dataset::load_claims(command.original / "claims_train.jsonl", &abstracts);
+  const auto dev = dataset::load_claims(command.original / "claims_dev.jsonl", &abstracts);
+  const auto benchmark = build_benchmark(abstracts, train, dev, command.options);
+  write_examples(command.out, benchmark.examples);
+  std::map<std::string, std::size_t> counts;
+  for (const auto& example : benchmark.examples) ++counts[example.split + " " + std::string(label_name(example.label))];
+  for (const auto& [key, count] : counts) spdlog::info("sufficiency-bench: {} {}", key, count);
+  spdlog::info("sufficiency-bench: {} examples, {} train claims dropped (family reaches a test abstract), {} claims skipped "
+               "(too few sentences of uncited abstracts) -> {}",
+               benchmark.examples.size(), benchmark.dropped_train_claims, benchmark.skipped_claims, command.out.string());
+}
+
+}  // namespace claimrag::sufficiency
