@@ -17,5 +17,6 @@ void add_rerank_command(CLI::App& root);
 void add_extract_evidence_command(CLI::App& root);
 void add_interrogate_command(CLI::App& root);
 void add_verify_command(CLI::App& root);
+void add_ground_command(CLI::App& root);
 
 }  // namespace claimrag::cli

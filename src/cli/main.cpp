@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   claimrag::cli::add_extract_evidence_command(root);
   claimrag::cli::add_interrogate_command(root);
   claimrag::cli::add_verify_command(root);
+  claimrag::cli::add_ground_command(root);
 
   try {
     root.parse(argc, argv);

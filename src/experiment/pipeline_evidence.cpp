@@ -9,6 +9,7 @@
 #include "claimrag/experiment/evidence_signals.hpp"
 #include "claimrag/experiment/evidence_stage.hpp"
 #include "claimrag/experiment/gate_stage.hpp"
+#include "claimrag/experiment/grounding_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
 #include "claimrag/experiment/verification_stage.hpp"
@@ -100,14 +101,17 @@ Stage gate_stage(const ExperimentConfig& config) {
 
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
-                                              "training_runs", "evidence", "evidence_gold", "gate", "verification"};
+                                              "training_runs", "evidence", "evidence_gold", "gate", "verification",
+                                              "grounding"};
   return names;
 }
 
 namespace {
 
 /// The stages that read SciFact's original layout (gold rationales and labels).
-bool needs_original_layout(const std::string& name) { return name == "evidence_gold" || name == "verification"; }
+bool needs_original_layout(const std::string& name) {
+  return name == "evidence_gold" || name == "verification" || name == "grounding";
+}
 
 /// Claim verification (experiment/verification_stage.hpp): its own retrieval, so no inputs here.
 Stage verification_stage() {
@@ -118,6 +122,21 @@ Stage verification_stage() {
   stage.run = [](StageContext& context) {
     context.timer.time("claim verification",
                        [&] { run_verification_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
+  };
+  return stage;
+}
+
+/// Claim-level grounding (experiment/grounding_stage.hpp): the oracle verifier the verification
+/// stage saved judges the dev benchmark.
+Stage grounding_stage() {
+  Stage stage{"grounding",
+              {"models/verifier_oracle.safetensors"},
+              {"tables/grounding.tsv", "tables/grounding_pr.tsv", "grounding/dev_answers.jsonl", "grounding/dev_gold.jsonl",
+               "grounding/dev_grounded.jsonl"},
+              {}};
+  stage.run = [](StageContext& context) {
+    context.timer.time("claim-level grounding",
+                       [&] { run_grounding_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
   };
   return stage;
 }
@@ -133,6 +152,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "evidence_gold") return evidence_stage("gold");
   if (name == "gate") return gate_stage(config);
   if (name == "verification") return verification_stage();
+  if (name == "grounding") return grounding_stage();
   std::string known;
   for (const auto& stage : stage_names()) known += (known.empty() ? "" : ", ") + stage;
   throw UsageError("stages: unknown stage \"" + name + "\" (known: " + known + ")");
