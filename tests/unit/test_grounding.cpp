@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "claimrag/error.hpp"
+#include "claimrag/experiment/config.hpp"
 #include "claimrag/grounding/answers_file.hpp"
 #include "claimrag/grounding/evaluation.hpp"
 #include "claimrag/grounding/ground.hpp"
@@ -209,6 +210,28 @@ TEST(GroundingMetrics, ChoiceMeetsBothTargetsElseLowestConflictAtTheRecall) {
   EXPECT_EQ(choose_candidate(neither, {0.02, 0.6}), 1u);
   const auto settings = choose_settings(scored_fixture(), std::vector<double>{0.5, 0.95}, {0.02, 0.5});
   EXPECT_DOUBLE_EQ(settings.thresholds.support, 0.5);
+}
+
+}  // namespace
+}  // namespace claimrag::grounding
+
+namespace claimrag::grounding {
+namespace {
+
+TEST(GroundingConfig, ReadsTheSectionAndRefusesUnknownKeysAndBadValues) {
+  TempFolder folder;
+  const auto good = folder.write("good.json", R"({"grounding": {"support_threshold": 0.3, "conflict_threshold": 0.7, "rounds": 2, "paper": "p.json"}})");
+  const auto config = experiment::load_config(good);
+  EXPECT_DOUBLE_EQ(config.grounding.support_threshold, 0.3);
+  EXPECT_DOUBLE_EQ(config.grounding.conflict_threshold, 0.7);
+  EXPECT_EQ(config.grounding.rounds, 2u);
+  EXPECT_EQ(config.grounding.max_claims, 4u);
+  EXPECT_EQ(config.grounding.paper, (folder.path() / "p.json").lexically_normal().string());
+  expect_error<UsageError>([&] { (void)experiment::load_config(folder.write("a.json", R"({"grounding": {"tau": 0.3}})")); }, "tau");
+  expect_error<UsageError>([&] { (void)experiment::load_config(folder.write("b.json", R"({"grounding": {"support_threshold": 1.5}})")); },
+                           "must be in [0, 1]");
+  expect_error<UsageError>([&] { (void)experiment::load_config(folder.write("c.json", R"({"grounding": {"min_claims": 5}})")); },
+                           "grounding.max_claims must be >= min_claims");
 }
 
 }  // namespace
