@@ -52,4 +52,14 @@ plot figure6_runtime "
   set style fill solid 0.7; set boxwidth 0.7; set ylabel 'seconds'; set xtics rotate by -30 noenhanced;
   plot '$tables/table9.tsv' skip 1 using 0:2:xtic(1) with boxes notitle"
 
+# Beyond the paper: claim-level grounding's precision and recall of kept claims over τ_s (grounding)
+# and τ_m (refusal_mean), train and dev, with the kept claims' conflict rate.
+if [ -f "$tables/grounding_pr.tsv" ]; then
+  plot grounding_pr "
+    set xlabel 'recall of gold-supported claims'; set ylabel 'rate among kept claims'; set key top right;
+    set xrange [0:1]; set yrange [0:1];
+    row(s, m) = (strcol(1) eq s && strcol(2) eq m);
+    plot for [s in 'train dev'] for [m in 'grounding refusal_mean'] '$tables/grounding_pr.tsv' skip 1 using (row(s, m) ? \$6 : 1/0):5 with linespoints title sprintf('%s %s precision', s, m) noenhanced, for [s in 'train dev'] '$tables/grounding_pr.tsv' skip 1 using ((strcol(1) eq s && strcol(2) eq 'grounding') ? \$6 : 1/0):7 with linespoints dt 2 title sprintf('%s grounding conflict rate', s) noenhanced"
+fi
+
 echo "plots: figures 2-6 -> $figures"

@@ -19,5 +19,6 @@ void add_interrogate_command(CLI::App& root);
 void add_verify_command(CLI::App& root);
 void add_sufficiency_command(CLI::App& root);
 void add_sufficiency_bench_command(CLI::App& root);
+void add_ground_command(CLI::App& root);
 
 }  // namespace claimrag::cli

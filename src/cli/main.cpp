@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   claimrag::cli::add_verify_command(root);
   claimrag::cli::add_sufficiency_command(root);
   claimrag::cli::add_sufficiency_bench_command(root);
+  claimrag::cli::add_ground_command(root);
 
   try {
     root.parse(argc, argv);

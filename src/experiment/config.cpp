@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
@@ -155,6 +157,7 @@ void resolve_paths(const std::filesystem::path& config_file, ExperimentConfig& c
   config.interrogation.probes = resolve(folder, config.interrogation.probes);
   config.interrogation.paper = resolve(folder, config.interrogation.paper);
   config.sufficiency.paper = resolve(folder, config.sufficiency.paper);
+  config.grounding.paper = resolve(folder, config.grounding.paper);
 }
 
 void read_verification(io::StrictObject object, VerificationConfig& verification) {
@@ -214,6 +217,30 @@ void read_sufficiency(io::StrictObject object, SufficiencyConfig& sufficiency) {
   }
 }
 
+void read_grounding(io::StrictObject object, GroundingConfig& grounding) {
+  object.read("support_threshold", grounding.support_threshold);
+  object.read("conflict_threshold", grounding.conflict_threshold);
+  read_size(object, "decoys_per_claim", grounding.decoys_per_claim, 0);
+  read_size(object, "min_claims", grounding.min_claims, 1);
+  read_size(object, "max_claims", grounding.max_claims, 1);
+  read_size(object, "rounds", grounding.rounds, 1);
+  read_size(object, "sample_size", grounding.sample_size, 1);
+  object.read("threshold_grid", grounding.threshold_grid);
+  object.read("max_conflict_rate", grounding.max_conflict_rate);
+  object.read("min_recall", grounding.min_recall);
+  object.read("paper", grounding.paper);
+  object.finish();
+  const auto unit = [](double value) { return value >= 0 && value <= 1; };
+  if (!unit(grounding.support_threshold) || !unit(grounding.conflict_threshold) || !unit(grounding.max_conflict_rate) ||
+      !unit(grounding.min_recall)) {
+    throw UsageError("grounding.support_threshold, conflict_threshold, max_conflict_rate and min_recall must be in [0, 1]");
+  }
+  if (grounding.max_claims < grounding.min_claims) throw UsageError("grounding.max_claims must be >= min_claims");
+  if (grounding.threshold_grid.empty() || !std::all_of(grounding.threshold_grid.begin(), grounding.threshold_grid.end(), unit)) {
+    throw UsageError("grounding.threshold_grid must be a non-empty list of values in [0, 1]");
+  }
+}
+
 }  // namespace
 
 ExperimentConfig load_config(const std::filesystem::path& path) {
@@ -244,6 +271,7 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_verification(top.object("verification"), config.verification);
   read_interrogation(top.object("interrogation"), config.interrogation);
   read_sufficiency(top.object("sufficiency"), config.sufficiency);
+  read_grounding(top.object("grounding"), config.grounding);
   top.finish();
   config.dense.seed = config.seed;
   config.sufficiency.benchmark.seed = config.seed;

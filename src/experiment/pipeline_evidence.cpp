@@ -100,7 +100,7 @@ Stage gate_stage(const ExperimentConfig& config) {
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
                                               "training_runs", "evidence", "evidence_gold", "gate", "verification",
-                                              "interrogation", "sufficiency"};
+                                              "grounding", "interrogation", "sufficiency"};
   return names;
 }
 
@@ -108,7 +108,8 @@ namespace {
 
 /// The stages that read SciFact's original layout (gold rationales and labels).
 bool needs_original_layout(const std::string& name) {
-  return name == "evidence_gold" || name == "verification" || name == "interrogation" || name == "sufficiency";
+  return name == "evidence_gold" || name == "verification" || name == "grounding" || name == "interrogation" ||
+         name == "sufficiency";
 }
 
 Stage make_stage(const std::string& name, const ExperimentConfig& config) {
@@ -122,6 +123,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "evidence_gold") return evidence_stage("gold");
   if (name == "gate") return gate_stage(config);
   if (name == "verification") return verification_stage();
+  if (name == "grounding") return grounding_stage();
   if (name == "interrogation") return interrogation_stage();
   if (name == "sufficiency") return sufficiency_stage();
   std::string known;

@@ -1,6 +1,7 @@
 // The stages of the systems built on the claim verifier (experiment/pipeline.hpp): verification
 // itself, then every system that judges claims with the model it saves.
 
+#include "claimrag/experiment/grounding_stage.hpp"
 #include "claimrag/experiment/interrogation_stage.hpp"
 #include "claimrag/experiment/pipeline.hpp"
 #include "claimrag/experiment/sufficiency_stage.hpp"
@@ -17,6 +18,21 @@ Stage verification_stage() {
   stage.run = [](StageContext& context) {
     context.timer.time("claim verification",
                        [&] { run_verification_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
+  };
+  return stage;
+}
+
+/// Claim-level grounding (experiment/grounding_stage.hpp): the oracle verifier the verification
+/// stage saved judges the dev benchmark.
+Stage grounding_stage() {
+  Stage stage{"grounding",
+              {"models/verifier_oracle.safetensors"},
+              {"tables/grounding.tsv", "tables/grounding_pr.tsv", "grounding/dev_answers.jsonl", "grounding/dev_gold.jsonl",
+               "grounding/dev_grounded.jsonl"},
+              {}};
+  stage.run = [](StageContext& context) {
+    context.timer.time("claim-level grounding",
+                       [&] { run_grounding_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
   };
   return stage;
 }

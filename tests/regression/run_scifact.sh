@@ -18,6 +18,8 @@ trap 'rm -rf "$work"' EXIT
 "$claimrag" --quiet evaluate --results "$work/first/results.json" --check "$expected"
 diff -u tests/regression/table1.expected.tsv "$work/first/tables/table1.tsv"
 echo "OK   table1.tsv equals tests/regression/table1.expected.tsv"
+diff -u tests/regression/grounding.expected.tsv "$work/first/tables/grounding.tsv"
+echo "OK   grounding.tsv (the seed's Table 1 shape, its numbers beside ours) equals tests/regression/grounding.expected.tsv"
 
 # Determinism: the same command again gives the same bytes; only the files that carry timings
 # (table9.tsv, REPORT.md, results.json) or the output path (*meta.json) may differ.

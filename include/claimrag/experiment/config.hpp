@@ -129,6 +129,26 @@ struct SufficiencyConfig {
   std::string paper;  ///< SURE-RAG's published numbers shown beside ours (configs/paper/sure_rag.json); empty: none
 };
 
+/// "grounding": claim-level selective grounding (grounding/ground.hpp) and its SciFact benchmark
+/// (grounding/benchmark.hpp). `ground` labels claims with support_threshold (τ_s) and
+/// conflict_threshold (τ_c); the reproduction's grounding stage chooses its own on train claims
+/// (grounding/evaluation.hpp's choose_candidate with max_conflict_rate and min_recall) and reports
+/// them; the values here are that stage's choice.
+struct GroundingConfig {
+  double support_threshold = 0.5;
+  double conflict_threshold = 0.5;
+  std::size_t decoys_per_claim = 2;  ///< BM25's top abstracts of each claim added to an answer's context
+  std::size_t min_claims = 2;        ///< claims per benchmark answer
+  std::size_t max_claims = 4;
+  std::size_t rounds = 5;            ///< benchmark rounds: each claim once per round, in other company
+  std::size_t sample_size = 100;     ///< the frozen sample's answers
+  std::vector<double> threshold_grid{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5,
+                                     0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95};
+  double max_conflict_rate = 0.02;
+  double min_recall = 0.6;  ///< with max_conflict_rate, the targets of the choice (grounding/evaluation.hpp)
+  std::string paper;  ///< the seed's Table 1 (configs/paper/grounding.json); empty: none
+};
+
 struct ExperimentConfig {
   std::string name = "experiment";
   std::uint64_t seed = 42;
@@ -144,6 +164,7 @@ struct ExperimentConfig {
   VerificationConfig verification;
   InterrogationConfig interrogation;
   SufficiencyConfig sufficiency;
+  GroundingConfig grounding;
   /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
   /// the file: every stage whose inputs the data has (the gold-rationale one only with
   /// data.original).

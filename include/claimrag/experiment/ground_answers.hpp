@@ -1,0 +1,41 @@
+#pragma once
+// `claimrag ground` as one library call: reads an answers file (grounding/answers_file.hpp),
+// checks every line before any model is loaded, grounds every answer with a saved verifier at
+// the thresholds of the configuration's "grounding" section (or the request's), and writes one
+// output line per answer, in input order (grounding/ground.hpp), atomically.
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+
+#include "claimrag/experiment/config.hpp"
+
+namespace claimrag::experiment {
+
+struct GroundRequest {
+  std::filesystem::path answers;   ///< JSON Lines of {"id", "answer", "context"?}
+  std::filesystem::path out;       ///< JSON Lines, one grounded answer a line
+  std::filesystem::path data;      ///< BEIR folder: context document ids are looked up in its corpus
+  std::filesystem::path original;  ///< SciFact release layout: its documents' sentences
+  std::filesystem::path run;       ///< TREC run giving contexts to lines without one (by answer id)
+  std::size_t k = 10;              ///< documents taken from the run
+  std::filesystem::path model;     ///< a verifier saved by `verify --save-model` or the reproduction
+  std::optional<double> support_threshold;   ///< τ_s; absent: grounding.support_threshold
+  std::optional<double> conflict_threshold;  ///< τ_c; absent: grounding.conflict_threshold
+};
+
+/// What grounding did.
+struct GroundSummary {
+  std::size_t answers = 0;
+  std::size_t claims = 0;
+  std::size_t kept_claims = 0;
+  std::size_t refused = 0;
+  std::size_t partial_before = 0;
+  std::size_t partial_after = 0;
+};
+
+/// UsageError for a missing --answers, --out or --model, a --run without --data, --k 0 or a
+/// threshold outside [0, 1]; DataError (file:line) for bad input.
+GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& config);
+
+}  // namespace claimrag::experiment

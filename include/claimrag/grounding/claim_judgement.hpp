@@ -1,0 +1,70 @@
+#pragma once
+// How the verifier's passage-level verdicts on one claim combine into the claim's label.
+//
+// The verifier judges the claim against every context passage (a document of sentences) and gives
+// per passage P(SUPPORT), P(CONTRADICT), P(NOT_ENOUGH_INFO) and its rationale sentences. With
+//   s = max over passages of P(SUPPORT),  c = max over passages of P(CONTRADICT)
+// (both 0 without passages), the claim is
+//   conflicting  when c ≥ τ_c and c ≥ s   (some passage refutes it and none supports it more strongly),
+//   supported    when s ≥ τ_s and s > c   (some passage supports it more strongly than any refutes it),
+//   irrelevant   otherwise                (the context does not settle it).
+// Its confidence is s, c, or 1 − max(s, c) respectively. The passage-level labels (the verifier's
+// own NEI threshold) are not used: only the probabilities, so that τ_s and τ_c alone trade
+// precision for recall. The τ's are chosen on train (experiment/grounding_stage.hpp); `ground`
+// reads them from the configuration's "grounding" section.
+//
+// Citations: for a supported claim every passage with P(SUPPORT) ≥ τ_s, for a conflicting one
+// every passage with P(CONTRADICT) ≥ τ_c, most probable first (ties: context order), each with
+// its rationale sentences (best first). An irrelevant claim cites nothing.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "claimrag/verification/claim_verifier.hpp"
+
+namespace claimrag::grounding {
+
+enum class ClaimLabel : int { supported = 0, conflicting = 1, irrelevant = 2 };
+
+/// "supported", "conflicting", "irrelevant".
+std::string_view claim_label_name(ClaimLabel label);
+
+/// τ_s and τ_c of the rule above, each in [0, 1].
+struct GroundingThresholds {
+  double support = 0.5;
+  double conflict = 0.5;
+};
+
+/// One cited sentence of a context passage.
+struct CitedSentence {
+  std::size_t index = 0;  ///< into the passage's sentences
+  std::string text;
+  double score = 0.0;  ///< the verifier's rationale score
+};
+
+/// A passage cited for a claim's label.
+struct Citation {
+  std::string doc_id;
+  double probability = 0.0;  ///< P(SUPPORT) or P(CONTRADICT), the label's
+  std::vector<CitedSentence> sentences;
+};
+
+struct ClaimJudgement {
+  ClaimLabel label = ClaimLabel::irrelevant;
+  double confidence = 0.0;
+  double support = 0.0;   ///< s
+  double conflict = 0.0;  ///< c
+  std::vector<Citation> citations;
+};
+
+/// The label of `s` and `c` by the rule above.
+ClaimLabel label_of(double support, double conflict, const GroundingThresholds& thresholds);
+
+/// The judgement of one claim: `input` holds the passages the verifier judged, `verdict` its
+/// verdicts on them (verification::verify_claims' output, one per passage, in order).
+ClaimJudgement judge_claim(const verification::VerificationInput& input, const verification::ClaimVerdict& verdict,
+                           const GroundingThresholds& thresholds);
+
+}  // namespace claimrag::grounding

@@ -1,0 +1,64 @@
+#include "claimrag/grounding/claim_judgement.hpp"
+
+#include <algorithm>
+
+#include "claimrag/error.hpp"
+
+namespace claimrag::grounding {
+
+using verification::Label;
+
+std::string_view claim_label_name(ClaimLabel label) {
+  switch (label) {
+    case ClaimLabel::supported: return "supported";
+    case ClaimLabel::conflicting: return "conflicting";
+    case ClaimLabel::irrelevant: return "irrelevant";
+  }
+  throw InternalError("claim_label_name: unknown label");
+}
+
+ClaimLabel label_of(double support, double conflict, const GroundingThresholds& thresholds) {
+  if (conflict >= thresholds.conflict && conflict >= support) return ClaimLabel::conflicting;
+  if (support >= thresholds.support && support > conflict) return ClaimLabel::supported;
+  return ClaimLabel::irrelevant;
+}
+
+ClaimJudgement judge_claim(const verification::VerificationInput& input, const verification::ClaimVerdict& verdict,
+                           const GroundingThresholds& thresholds) {
+  if (verdict.documents.size() != input.documents.size()) throw InternalError("judge_claim: one verdict per passage");
+  ClaimJudgement judgement;
+  for (const auto& document : verdict.documents) {
+    judgement.support = std::max(judgement.support, document.probabilities[static_cast<int>(Label::support)]);
+    judgement.conflict = std::max(judgement.conflict, document.probabilities[static_cast<int>(Label::contradict)]);
+  }
+  judgement.label = label_of(judgement.support, judgement.conflict, thresholds);
+  switch (judgement.label) {
+    case ClaimLabel::supported: judgement.confidence = judgement.support; break;
+    case ClaimLabel::conflicting: judgement.confidence = judgement.conflict; break;
+    case ClaimLabel::irrelevant: judgement.confidence = 1.0 - std::max(judgement.support, judgement.conflict); break;
+  }
+  if (judgement.label == ClaimLabel::irrelevant) return judgement;
+  const Label cited = judgement.label == ClaimLabel::supported ? Label::support : Label::contradict;
+  const double threshold = judgement.label == ClaimLabel::supported ? thresholds.support : thresholds.conflict;
+  std::vector<std::size_t> order;
+  for (std::size_t d = 0; d < verdict.documents.size(); ++d) {
+    if (verdict.documents[d].probabilities[static_cast<int>(cited)] >= threshold) order.push_back(d);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return verdict.documents[a].probabilities[static_cast<int>(cited)] > verdict.documents[b].probabilities[static_cast<int>(cited)];
+  });
+  for (const std::size_t d : order) {
+    const auto& document = verdict.documents[d];
+    const auto& sentences = input.documents[d].sentences;
+    Citation citation{document.doc_id, document.probabilities[static_cast<int>(cited)], {}};
+    for (const std::size_t index : document.rationale) {
+      if (index >= sentences.size()) throw InternalError("judge_claim: a rationale sentence past the passage's end");
+      const double score = index < document.sentence_scores.size() ? document.sentence_scores[index].score : 0.0;
+      citation.sentences.push_back({index, sentences[index], score});
+    }
+    judgement.citations.push_back(std::move(citation));
+  }
+  return judgement;
+}
+
+}  // namespace claimrag::grounding

@@ -1,0 +1,114 @@
+// `claimrag ground` as a user runs it: one line per answer in input order, documented refusals,
+// and bad input as an error naming file and line with nothing written. The verifier is trained
+// once on SciFact (skipped without data/scifact); contexts come from the tiny BEIR fixture.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+#include "support/run_binary.hpp"
+#include "support/temp_folder.hpp"
+
+namespace {
+
+using claimrag::testing::run_claimrag;
+using claimrag::testing::TempFolder;
+
+const std::string kTiny = "data/fixtures/tiny-beir";
+const std::string kFixture = "data/fixtures/grounding";
+const std::string kSciFact = "data/scifact";
+
+class CliGround : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!std::filesystem::exists(std::filesystem::path(CLAIMRAG_SOURCE_DIR) / kSciFact / "original/claims_train.jsonl")) return;
+    // Shared by the suite's tests (TempFolder needs a running test, so the folder is made here).
+    folder_ = std::filesystem::temp_directory_path() / ("claimrag_CliGround_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder_);
+    model_ = (folder_ / "verifier.safetensors").string();
+    const auto trained = run_claimrag("--quiet verify --pairs " + kFixture + "/pairs.jsonl --out " + folder_.string() +
+                                          "/pairs.out --original " + kSciFact + "/original --save-model " + model_,
+                                      folder_);
+    if (trained.exit_code != 0) model_.clear();
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(folder_); }
+  void SetUp() override {
+    if (model_.empty()) GTEST_SKIP() << "data/scifact is missing (the verifier is trained on it)";
+  }
+  static inline std::filesystem::path folder_;
+  static inline std::string model_;
+};
+
+std::vector<nlohmann::json> lines(const std::string& text) {
+  std::vector<nlohmann::json> parsed;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) parsed.push_back(nlohmann::json::parse(line));
+  return parsed;
+}
+
+TEST_F(CliGround, EveryAnswerGetsALineInInputOrderWithDocumentedRefusals) {
+  TempFolder folder;
+  const auto out = folder.path() / "grounded.jsonl";
+  const auto outcome = run_claimrag("--quiet ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " + out.string() +
+                                        " --model " + model_ + " --threads 1",
+                                    folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  const auto grounded = lines(claimrag::testing::slurp(out));
+  ASSERT_EQ(grounded.size(), 4u);
+  EXPECT_EQ(grounded[0]["id"], "a1");
+  ASSERT_EQ(grounded[0]["claims"].size(), 2u);
+  EXPECT_EQ(grounded[0]["claims"][1]["text"], "Vitamin D supplements improve bone density (p < 0.05).");
+  EXPECT_EQ(grounded[0]["claims"][1]["begin"], 56);
+  EXPECT_EQ(grounded[1]["answer"], "I don't know");
+  EXPECT_EQ(grounded[1]["reason"], "empty answer");
+  EXPECT_EQ(grounded[2]["reason"], "empty context");
+  EXPECT_EQ(grounded[3]["id"], "4");
+  EXPECT_EQ(grounded[3]["claims"][0]["text"], "Aspirin lowers risk, e.g. in adults.");
+  for (const auto& answer : grounded) {
+    std::string kept;
+    for (const auto& claim : answer["claims"]) {
+      if (claim["kept"].get<bool>()) kept += (kept.empty() ? "" : " ") + claim["text"].get<std::string>();
+      EXPECT_EQ(claim["kept"].get<bool>(), claim["label"] == "supported");
+    }
+    EXPECT_EQ(answer["answer"], kept.empty() ? "I don't know" : kept);
+  }
+  // The same bytes with two threads.
+  const auto two = folder.path() / "two.jsonl";
+  ASSERT_EQ(run_claimrag("--quiet ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " + two.string() +
+                             " --model " + model_ + " --threads 2",
+                         folder.path())
+                .exit_code,
+            0);
+  EXPECT_EQ(claimrag::testing::slurp(two), claimrag::testing::slurp(out));
+}
+
+TEST_F(CliGround, BadInputIsADataErrorNamingFileAndLineAndWritesNothing) {
+  TempFolder folder;
+  const auto out = folder.path() / "grounded.jsonl";
+  const std::string good = "{\"id\": \"a\", \"answer\": \"Aspirin works.\", \"context\": [\"d1\"]}\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {good + "{\"id\": \"b\", \"answer\": \"x\", \"context\": [\"missing\"]}\n", "bad.jsonl:2: context document \"missing\" is not in the corpus"},
+      {good + "{\"id\": \"b\", \"answer\": \"caf\xC3\"}\n", "bad.jsonl:2: malformed JSON"},
+      {good + "{\"id\": \"c\", \"answer\": \"" + std::string(std::size_t{1} << 20, 'x') + "\"}\n", "bad.jsonl:2: line of"},
+  };
+  for (const auto& [contents, message] : cases) {
+    const auto input = folder.write("bad.jsonl", contents);
+    const auto outcome = run_claimrag("--quiet ground --data " + kTiny + " --answers " + input.string() + " --out " + out.string() +
+                                          " --model " + model_,
+                                      folder.path());
+    EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
+    EXPECT_NE(outcome.err.find(message), std::string::npos) << outcome.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+}
+
+TEST(CliGroundUsage, ModelIsRequired) {
+  TempFolder folder;
+  const auto outcome = run_claimrag("ground --answers " + kFixture + "/answers.jsonl --out " + (folder.path() / "o.jsonl").string(), folder.path());
+  EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
+  EXPECT_NE(outcome.err.find("--model"), std::string::npos) << outcome.err;
+}
+
+}  // namespace
