@@ -17,6 +17,13 @@
 namespace claimrag {
 namespace {
 
+/// The built-in defaults, one instance for every test (a temporary of this large aggregate per
+/// call trips GCC 12's -Wmaybe-uninitialized in the inlined destructors).
+const experiment::ExperimentConfig& default_config() {
+  static const experiment::ExperimentConfig defaults;
+  return defaults;
+}
+
 namespace fs = std::filesystem;
 using experiment::VerifyMode;
 using experiment::VerifyRequest;
@@ -35,7 +42,7 @@ VerifyRequest claim_request(const std::string& claim) {
 }
 
 std::string verify_claim(const VerifyRequest& request) {
-  const auto config = experiment::ExperimentConfig{};
+  const auto& config = default_config();
   const auto inputs = experiment::verify_inputs(request, config);
   std::ostringstream out;
   experiment::deliver_verdicts(OverlapVerifier{}, request, inputs, out);
@@ -90,7 +97,7 @@ TEST(VerifyStage, ClaimRetrievesWithBm25AndPrintsTheVerdict) {
 
 TEST(VerifyStage, ASavedIndexGivesTheSameVerdictAsOneBuiltInMemory) {
   TempFolder folder;
-  experiment::index_bm25(kTinyBeir, folder.path() / "index", experiment::ExperimentConfig{});
+  experiment::index_bm25(kTinyBeir, folder.path() / "index", default_config());
   auto request = claim_request("Coffee causes heart disease.");
   const std::string in_memory = verify_claim(request);
   request.index = folder.path() / "index";
@@ -114,7 +121,7 @@ TEST(VerifyStage, PairsAreWrittenInInputOrderAndBadPairsWriteNothing) {
                               "{\"id\": \"b\", \"claim\": \"Smoking causes cancer.\", \"evidence\": \"Smoking causes lung cancer.\"}\n"
                               "{\"id\": \"a\", \"claim\": \"Smoking causes cancer.\", \"evidence\": \"Rain fell.\"}\n");
   request.out = folder.path() / "out.jsonl";
-  const auto inputs = experiment::verify_inputs(request, experiment::ExperimentConfig{});
+  const auto inputs = experiment::verify_inputs(request, default_config());
   std::ostringstream unused;
   const auto summary = experiment::deliver_verdicts(OverlapVerifier{}, request, inputs, unused);
   EXPECT_EQ(summary.claims, 2u);
@@ -125,7 +132,7 @@ TEST(VerifyStage, PairsAreWrittenInInputOrderAndBadPairsWriteNothing) {
 
   request.pairs = folder.write("bad.jsonl", "{\"id\": \"b\", \"claim\": \"c\", \"evidence\": \"e\"}\n{\"id\": \"b\", \"claim\": \"c\", \"evidence\": \"e\"}\n");
   request.out = folder.path() / "bad_out.jsonl";
-  expect_error<DataError>([&] { (void)experiment::verify_inputs(request, experiment::ExperimentConfig{}); }, "bad.jsonl:2: duplicate id");
+  expect_error<DataError>([&] { (void)experiment::verify_inputs(request, default_config()); }, "bad.jsonl:2: duplicate id");
   EXPECT_FALSE(fs::exists(request.out));
 }
 
@@ -138,7 +145,7 @@ TEST(VerifyStage, RunClaimsGetOnePredictionLineEachInSplitOrderUnrankedOnesWithT
   // q2 is ranked before q1 in the file; q3, q4 and q5 are not ranked at all.
   request.run = folder.write("run.trec", "q2 Q0 d3 1 4 t\nq1 Q0 d1 1 5 t\nq1 Q0 d5 2 2 t\n");
   request.out = folder.path() / "pred.jsonl";
-  const auto inputs = experiment::verify_inputs(request, experiment::ExperimentConfig{});
+  const auto inputs = experiment::verify_inputs(request, default_config());
   std::ostringstream unused;
   const auto summary = experiment::deliver_verdicts(OverlapVerifier{}, request, inputs, unused);
   EXPECT_EQ(summary.claims, 5u);
@@ -175,7 +182,7 @@ TEST(VerifyStage, ARunOfOtherClaimsIsADataErrorNamingTheRun) {
   request.k = 1;
   request.run = folder.write("other.trec", "x9 Q0 d3 1 4 t\n");
   request.out = folder.path() / "pred.jsonl";
-  expect_error<DataError>([&] { (void)experiment::verify_inputs(request, experiment::ExperimentConfig{}); },
+  expect_error<DataError>([&] { (void)experiment::verify_inputs(request, default_config()); },
                           "other.trec: ranks none of the 5 claims to verify");
 }
 
