@@ -272,8 +272,8 @@ TEST(SufficiencyClassifier, SameBytesForAnyEigenThreadCount) {
   // Large enough for Eigen to split its products over threads when it may.
   std::mt19937_64 rng(7);
   std::normal_distribution<double> normal(0.0, 1.0);
-  linear::RowMatrixXd X(3000, 40);
-  std::vector<int> labels(3000);
+  linear::RowMatrixXd X(1200, 100);
+  std::vector<int> labels(1200);
   for (Eigen::Index i = 0; i < X.rows(); ++i) {
     for (Eigen::Index j = 0; j < X.cols(); ++j) X(i, j) = normal(rng);
     labels[static_cast<std::size_t>(i)] = X(i, 0) + 0.5 * X(i, 1) > 0.5 ? 0 : (X(i, 2) > 0 ? 1 : 2);
