@@ -6,6 +6,7 @@
 
 #include "claimrag/dense/row_sparse_adam.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/sequential_eigen.hpp"
 
 namespace claimrag::dense {
 
@@ -95,17 +96,7 @@ class RowsRenumbered {
 
 // A batch's products are 128 × 128 × 128: Eigen would fork threads for each, which costs more
 // than it saves and lets the blocking of a product depend on the thread count. Products run on
-// one thread while training (Adam's row loop is where the threads go); restored on exit.
-class SequentialEigenProducts {
- public:
-  SequentialEigenProducts() : saved_(Eigen::nbThreads()) { Eigen::setNbThreads(1); }
-  ~SequentialEigenProducts() { Eigen::setNbThreads(saved_); }
-  SequentialEigenProducts(const SequentialEigenProducts&) = delete;
-  SequentialEigenProducts& operator=(const SequentialEigenProducts&) = delete;
-
- private:
-  int saved_;
-};
+// one thread while training (sequential_eigen.hpp; Adam's row loop is where the threads go).
 
 }  // namespace
 

@@ -4,10 +4,22 @@
 #include "claimrag/experiment/grounding_stage.hpp"
 #include "claimrag/experiment/interrogation_stage.hpp"
 #include "claimrag/experiment/pipeline.hpp"
+#include "claimrag/experiment/scifact_verifiers.hpp"
 #include "claimrag/experiment/sufficiency_stage.hpp"
 #include "claimrag/experiment/verification_stage.hpp"
 
 namespace claimrag::experiment {
+namespace {
+
+/// The cross-fitted verifier is trained once per reproduction, by the first stage that judges
+/// train claims, and timed under its own name in Table 9 so that each stage's own time shows.
+void train_cross_fitted(StageContext& context) {
+  auto& verifiers = context.scifact_verifiers();
+  if (verifiers.has_cross_fitted_oracle()) return;
+  context.timer.time("cross-fitted oracle verifier", [&] { (void)verifiers.cross_fitted_oracle(); });
+}
+
+}  // namespace
 
 /// Claim verification (experiment/verification_stage.hpp): its own retrieval, so no inputs here.
 Stage verification_stage() {
@@ -31,6 +43,7 @@ Stage grounding_stage() {
                "grounding/dev_grounded.jsonl"},
               {}};
   stage.run = [](StageContext& context) {
+    train_cross_fitted(context);
     context.timer.time("claim-level grounding",
                        [&] { run_grounding_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
   };
@@ -44,7 +57,10 @@ Stage interrogation_stage() {
               {"tables/interrogation_strategies.tsv", "tables/interrogation_fusion.tsv", "tables/interrogation_gain.tsv",
                "interrogation/dev_verdicts.tsv"},
               {}};
-  stage.run = [](StageContext& context) { run_interrogation_stage(context); };
+  stage.run = [](StageContext& context) {
+    train_cross_fitted(context);
+    run_interrogation_stage(context);
+  };
   return stage;
 }
 
@@ -56,6 +72,7 @@ Stage sufficiency_stage() {
                "tables/sufficiency_counterfactual.tsv"},
               {}};
   stage.run = [](StageContext& context) {
+    train_cross_fitted(context);
     context.timer.time("sufficiency",
                        [&] { run_sufficiency_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
   };

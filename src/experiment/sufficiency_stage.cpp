@@ -104,6 +104,8 @@ void run_sufficiency_stage(const ExperimentConfig& config, SciFactVerifiers& dat
   summary["temperature"] = report.sure.classifier.temperature;
   summary["beta"] = report.sure.beta;
   summary["tau"] = report.sure.tau;
+  summary["dev_ece_raw"] = report.dev_ece_raw;
+  summary["dev_ece_calibrated"] = report.dev_ece_calibrated;
   for (const auto& method : report.methods) results["sufficiency_" + method.name] = method_numbers(method);
   // Diagnostic: the same aggregation over gold pair scores (a perfect sentence-level verifier).
   std::vector<const dataset::Claim*> claims;

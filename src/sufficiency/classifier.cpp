@@ -3,10 +3,12 @@
 #include <cmath>
 
 #include "claimrag/selective/calibration.hpp"
+#include "claimrag/sequential_eigen.hpp"
 
 namespace claimrag::sufficiency {
 
 Eigen::MatrixXd LinearClassifier::logits(const linear::RowMatrixXd& X) const {
+  const SequentialEigenProducts sequential;
   linear::RowMatrixXd Z = (X.rowwise() - mean).array().rowwise() / scale.array();
   Eigen::MatrixXd out = Z * model.weights.transpose();
   out.rowwise() += model.bias.transpose();
@@ -18,6 +20,7 @@ Eigen::MatrixXd LinearClassifier::probabilities(const linear::RowMatrixXd& X, bo
 }
 
 LinearClassifier fit_classifier(const linear::RowMatrixXd& X, std::span<const int> labels, int classes, double l2) {
+  const SequentialEigenProducts sequential;
   LinearClassifier classifier;
   classifier.mean = X.colwise().mean();
   classifier.scale = Eigen::RowVectorXd::Ones(X.cols());

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "claimrag/error.hpp"
+#include "claimrag/selective/calibration.hpp"
 #include "claimrag/sufficiency/baselines.hpp"
 
 namespace claimrag::sufficiency {
@@ -150,6 +151,14 @@ SufficiencyReport evaluate_sufficiency(const std::vector<Example>& examples, con
   const auto train_f = pick(features, train.rows), dev_f = pick(features, dev.rows), test_f = pick(features, test.rows);
 
   report.sure = fit_sure(train_f, train.labels, dev_f, dev.labels, columns_without({}), options.aggregator);
+  {
+    std::vector<double> raw, calibrated;
+    std::vector<int> safe;
+    for (const auto& p : predict_sure(report.sure, dev_f)) raw.push_back(p.raw[0]), calibrated.push_back(p.probabilities[0]);
+    for (const int label : dev.labels) safe.push_back(label == 0 ? 1 : 0);
+    report.dev_ece_raw = selective::binary_decision_ece(raw, safe, 15);
+    report.dev_ece_calibrated = selective::binary_decision_ece(calibrated, safe, 15);
+  }
   report.methods.push_back(sure_result("sure_raw", "sure", report.sure, test_f, test.labels, false));
   report.methods.push_back(sure_result("sure_calibrated", "sure", report.sure, test_f, test.labels, true));
   {

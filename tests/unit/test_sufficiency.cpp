@@ -9,6 +9,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/sufficiency/aggregator.hpp"
 #include "claimrag/sufficiency/baselines.hpp"
+#include "claimrag/sufficiency/classifier.hpp"
 #include "claimrag/sufficiency/command.hpp"
 #include "claimrag/sufficiency/evaluation.hpp"
 #include "claimrag/sufficiency/features.hpp"
@@ -265,4 +266,27 @@ TEST(SufficiencyEvaluation, CounterfactualSwapsAndArtifactRatioByHand) {
   std::string best;
   EXPECT_DOUBLE_EQ(artifact_ratio(methods, &best), 0.7);
   EXPECT_EQ(best, "length_only");
+}
+
+TEST(SufficiencyClassifier, SameBytesForAnyEigenThreadCount) {
+  // Large enough for Eigen to split its products over threads when it may.
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  linear::RowMatrixXd X(1200, 100);
+  std::vector<int> labels(1200);
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    for (Eigen::Index j = 0; j < X.cols(); ++j) X(i, j) = normal(rng);
+    labels[static_cast<std::size_t>(i)] = X(i, 0) + 0.5 * X(i, 1) > 0.5 ? 0 : (X(i, 2) > 0 ? 1 : 2);
+  }
+  const int saved = Eigen::nbThreads();
+  Eigen::setNbThreads(1);
+  const auto one = fit_classifier(X, labels, 3, 1e-2);
+  const Eigen::MatrixXd p_one = one.probabilities(X);
+  Eigen::setNbThreads(2);
+  const auto two = fit_classifier(X, labels, 3, 1e-2);
+  const Eigen::MatrixXd p_two = two.probabilities(X);
+  Eigen::setNbThreads(saved);
+  EXPECT_TRUE(one.model.weights == two.model.weights);
+  EXPECT_TRUE(p_one == p_two);
+  EXPECT_EQ(Eigen::nbThreads(), saved);  // the guard restores it
 }

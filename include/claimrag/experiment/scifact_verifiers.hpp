@@ -36,6 +36,8 @@ class SciFactVerifiers {
 
   const verification::ClaimVerifier& oracle();
   const verification::CrossFittedVerifier& cross_fitted_oracle();
+  /// Whether cross_fitted_oracle() has been trained already.
+  [[nodiscard]] bool has_cross_fitted_oracle() const { return cross_fitted_ != nullptr; }
 
  private:
   const ExperimentConfig& config_;

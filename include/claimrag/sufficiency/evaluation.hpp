@@ -39,6 +39,7 @@ struct SufficiencyReport {
   std::vector<Counterfactual> counterfactuals;
   double counterfactual_success = 0;  ///< over every comparison
   SureModel sure;                     ///< the calibrated model (every block)
+  double dev_ece_raw = 0, dev_ece_calibrated = 0;  ///< binary decision ECE of SURE on dev, before / after the temperature
   std::size_t train = 0, dev = 0, test = 0;
 };
 
