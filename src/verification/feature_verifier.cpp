@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <exception>
+#include <memory>
+#include <unordered_map>
 
 #include "claimrag/error.hpp"
 #include "claimrag/verification/rationale_selection.hpp"
@@ -72,8 +74,8 @@ DocumentVerdict decide(const EvidenceDocument& document, const std::vector<doubl
 }
 
 DocumentVerdict FeatureVerifier::judge(const std::string& claim_text, const ClaimText& claim,
-                                       const EvidenceDocument& document) const {
-  const DocumentText text = read_document(*fitted_.vectorizer, claim, document.sentences);
+                                       const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const {
+  const DocumentText text = relate(claim, std::move(sentences));
   const std::vector<double> p = fitted_.selector.probabilities(sentence_features(claim, text));
   std::vector<std::size_t> rationale = select_rationale(p, fitted_.tau, fitted_.options.max_rationale);
   if (rationale.empty()) rationale = best_sentences(p, 1);
@@ -81,19 +83,57 @@ DocumentVerdict FeatureVerifier::judge(const std::string& claim_text, const Clai
   return decide(document, p, label, fitted_.tau, fitted_.nei_threshold, fitted_.options.max_rationale);
 }
 
+namespace {
+
+/// A document's identity for the cache: its id and its sentences, so that two inputs that give
+/// one id different texts are read apart.
+std::string document_key(const EvidenceDocument& document) {
+  std::string key = document.doc_id;
+  for (const auto& sentence : document.sentences) {
+    key += '\x1e';
+    key += sentence;
+  }
+  return key;
+}
+
+}  // namespace
+
 std::vector<ClaimVerdict> FeatureVerifier::verify(std::span<const VerificationInput> inputs) const {
+  // Many claims are often judged against the same documents (an answer's claims against its
+  // context, a claim and its negation): each distinct document's sentences are read once.
+  std::unordered_map<std::string, std::size_t> distinct;
+  std::vector<const EvidenceDocument*> documents;
+  std::vector<std::vector<std::size_t>> text_of(inputs.size());
+  for (std::size_t c = 0; c < inputs.size(); ++c) {
+    for (const auto& document : inputs[c].documents) {
+      const auto [found, inserted] = distinct.emplace(document_key(document), documents.size());
+      if (inserted) documents.push_back(&document);
+      text_of[c].push_back(found->second);
+    }
+  }
+  std::vector<std::shared_ptr<const SentenceTexts>> texts(documents.size());
+  const auto document_count = static_cast<std::ptrdiff_t>(documents.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::ptrdiff_t d = 0; d < document_count; ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    texts[i] = std::make_shared<const SentenceTexts>(read_sentences(*fitted_.vectorizer, documents[i]->sentences));
+  }
+
   std::vector<ClaimVerdict> verdicts(inputs.size());
   std::vector<std::exception_ptr> errors(inputs.size());
   const auto n = static_cast<std::ptrdiff_t>(inputs.size());
 #pragma omp parallel for schedule(dynamic)
   for (std::ptrdiff_t c = 0; c < n; ++c) {
     try {
-      const VerificationInput& input = inputs[static_cast<std::size_t>(c)];
-      ClaimVerdict& verdict = verdicts[static_cast<std::size_t>(c)];
+      const auto i = static_cast<std::size_t>(c);
+      const VerificationInput& input = inputs[i];
+      ClaimVerdict& verdict = verdicts[i];
       verdict.claim_id = input.claim_id;
       if (input.documents.empty()) verdict.reason = "no retrieved abstract";
       const ClaimText claim = read_claim(*fitted_.vectorizer, input.claim);
-      for (const auto& document : input.documents) verdict.documents.push_back(judge(input.claim, claim, document));
+      for (std::size_t d = 0; d < input.documents.size(); ++d) {
+        verdict.documents.push_back(judge(input.claim, claim, input.documents[d], texts[text_of[i][d]]));
+      }
     } catch (...) {
       errors[static_cast<std::size_t>(c)] = std::current_exception();
     }

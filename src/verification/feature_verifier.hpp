@@ -65,7 +65,7 @@ class FeatureVerifier final : public ClaimVerifier {
 
  private:
   [[nodiscard]] DocumentVerdict judge(const std::string& claim_text, const ClaimText& claim,
-                                      const EvidenceDocument& document) const;
+                                      const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const;
   FittedVerifier fitted_;
 };
 

@@ -50,8 +50,8 @@ std::vector<double> label_features(const std::string& claim_text, const ClaimTex
   std::vector<const text::TokenSet*> parts;
   for (const std::size_t s : rationale) {
     cosine = std::max(cosine, document.cosines[s]);
-    jaccard = std::max(jaccard, text::jaccard(claim.tokens, document.tokens[s]));
-    parts.push_back(&document.tokens[s]);
+    jaccard = std::max(jaccard, text::jaccard(claim.tokens, document.tokens(s)));
+    parts.push_back(&document.tokens(s));
   }
   const bool retrieved = source.retrieval_rank > 0;
   std::string rationale_text;

@@ -16,15 +16,25 @@ ClaimText read_claim(const tfidf::TfidfVectorizer& vectorizer, const std::string
   return {vectorizer.transform(claim), text::token_set(claim)};
 }
 
+SentenceTexts read_sentences(const tfidf::TfidfVectorizer& vectorizer, const std::vector<std::string>& sentences) {
+  SentenceTexts texts;
+  for (const auto& sentence : sentences) {
+    texts.vectors.push_back(vectorizer.transform(sentence));
+    texts.tokens.push_back(text::token_set(sentence));
+  }
+  return texts;
+}
+
+DocumentText relate(const ClaimText& claim, std::shared_ptr<const SentenceTexts> sentences) {
+  DocumentText document;
+  for (const auto& vector : sentences->vectors) document.cosines.push_back(tfidf::cosine(claim.vector, vector));
+  document.sentences = std::move(sentences);
+  return document;
+}
+
 DocumentText read_document(const tfidf::TfidfVectorizer& vectorizer, const ClaimText& claim,
                            const std::vector<std::string>& sentences) {
-  DocumentText document;
-  for (const auto& sentence : sentences) {
-    document.vectors.push_back(vectorizer.transform(sentence));
-    document.tokens.push_back(text::token_set(sentence));
-    document.cosines.push_back(tfidf::cosine(claim.vector, document.vectors.back()));
-  }
-  return document;
+  return relate(claim, std::make_shared<const SentenceTexts>(read_sentences(vectorizer, sentences)));
 }
 
 double claim_coverage(const text::TokenSet& claim, const std::vector<const text::TokenSet*>& parts) {
@@ -50,9 +60,9 @@ linear::RowMatrixXd sentence_features(const ClaimText& claim, const DocumentText
   for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<double>(r + 1);
   for (Eigen::Index i = 0; i < n; ++i) {
     const auto s = static_cast<std::size_t>(i);
-    features.row(i) << document.cosines[s], text::jaccard(claim.tokens, document.tokens[s]), document.cosines[s] - top,
+    features.row(i) << document.cosines[s], text::jaccard(claim.tokens, document.tokens(s)), document.cosines[s] - top,
         1.0 / rank[s], n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1) : 0.0, i == 0 ? 1.0 : 0.0,
-        claim_coverage(claim.tokens, {&document.tokens[s]}), std::log1p(static_cast<double>(document.tokens[s].size())),
+        claim_coverage(claim.tokens, {&document.tokens(s)}), std::log1p(static_cast<double>(document.tokens(s).size())),
         top, std::log(static_cast<double>(n));
   }
   return features;

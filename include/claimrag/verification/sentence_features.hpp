@@ -15,6 +15,7 @@
 //   document_size   ln(n)
 
 #include <string>
+#include <memory>
 #include <vector>
 
 #include "claimrag/linear/softmax_regression.hpp"
@@ -33,14 +34,25 @@ struct ClaimText {
   text::TokenSet tokens;
 };
 
-/// The sentences of one document as the features read them.
-struct DocumentText {
+/// What a document's sentences are to the features whatever the claim: read once per document
+/// and shared by every claim judged against it.
+struct SentenceTexts {
   std::vector<tfidf::SparseVector> vectors;
   std::vector<text::TokenSet> tokens;
+};
+
+/// The sentences of one document as the features read them against one claim.
+struct DocumentText {
+  std::shared_ptr<const SentenceTexts> sentences;
   std::vector<double> cosines;  ///< to the claim
+  [[nodiscard]] const text::TokenSet& tokens(std::size_t s) const { return sentences->tokens[s]; }
 };
 
 ClaimText read_claim(const tfidf::TfidfVectorizer& vectorizer, const std::string& claim);
+SentenceTexts read_sentences(const tfidf::TfidfVectorizer& vectorizer, const std::vector<std::string>& sentences);
+/// `sentences` (not null) against `claim`.
+DocumentText relate(const ClaimText& claim, std::shared_ptr<const SentenceTexts> sentences);
+/// read_sentences then relate.
 DocumentText read_document(const tfidf::TfidfVectorizer& vectorizer, const ClaimText& claim,
                            const std::vector<std::string>& sentences);
 
