@@ -4,6 +4,9 @@
 // the subcommand runs it (read the answers file and the corpora, load nothing else, ground,
 // write the output) and as the grounding call alone. The verifier (oracle setting, as `verify
 // --pairs` trains it) is trained once, outside the timed loops.
+//
+// Measured (2 threads, quiet 2-core machine): command 1.0–1.2 s, call 0.91–0.94 s; before the
+// verifier shared each document's sentence reading across claims, 1.8 s and 1.7 s.
 
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
