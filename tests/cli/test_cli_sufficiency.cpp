@@ -39,7 +39,7 @@ TEST(CliSufficiency, DecisionsPerLineWithTheBadInputRules) {
   const auto out = folder.path() / "out.jsonl";
   const auto outcome = run_claimrag("sufficiency --examples " + examples.string() + " --scores " + scores.string() +
                                         " --aggregator " + kAggregator + " --out " + out.string(),
-                                    ".");
+                                    folder.path());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const auto lines = lines_of(out);
   ASSERT_EQ(lines.size(), 3u);
@@ -66,25 +66,25 @@ TEST(CliSufficiency, RefusalsWriteNothing) {
   const auto out = folder.path() / "out.jsonl";
   const auto bad = run_claimrag("sufficiency --examples " + examples.string() + " --scores " + nan.string() + " --aggregator " +
                                     kAggregator + " --out " + out.string(),
-                                ".");
+                                folder.path());
   EXPECT_EQ(bad.exit_code, 3) << bad.err;
   EXPECT_NE(bad.err.find(nan.string() + ":1"), std::string::npos) << bad.err;
   EXPECT_FALSE(std::filesystem::exists(out));
-  const auto neither = run_claimrag("sufficiency --examples " + examples.string() + " --aggregator " + kAggregator + " --out " + out.string(), ".");
+  const auto neither = run_claimrag("sufficiency --examples " + examples.string() + " --aggregator " + kAggregator + " --out " + out.string(), folder.path());
   EXPECT_EQ(neither.exit_code, 2) << neither.err;
   const auto both_inputs = run_claimrag("sufficiency --examples " + examples.string() + " --run r.trec --scores " + nan.string() +
                                             " --aggregator " + kAggregator + " --out " + out.string(),
-                                        ".");
+                                        folder.path());
   EXPECT_EQ(both_inputs.exit_code, 2) << both_inputs.err;
   EXPECT_NE(both_inputs.err.find("give exactly one of --examples and --run"), std::string::npos) << both_inputs.err;
   const auto run_without_data = run_claimrag("sufficiency --run r.trec --split test --model m.safetensors --aggregator " + kAggregator +
                                                  " --out " + out.string(),
-                                             ".");
+                                             folder.path());
   EXPECT_EQ(run_without_data.exit_code, 2) << run_without_data.err;
   const auto broken = folder.write("broken.jsonl", "{\"id\": \"a\", \"claim\": \"c\", \"evidence\": \"e\"}\n");
   const auto malformed = run_claimrag("sufficiency --examples " + broken.string() + " --scores " + nan.string() + " --aggregator " +
                                           kAggregator + " --out " + out.string(),
-                                      ".");
+                                      folder.path());
   EXPECT_EQ(malformed.exit_code, 3) << malformed.err;
   EXPECT_NE(malformed.err.find(broken.string() + ":1: \"evidence\" must be an array of strings"), std::string::npos) << malformed.err;
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -104,7 +104,7 @@ TEST(CliSufficiencyBench, BuildsGroupsFromAnOriginalLayout) {
   const auto out = folder.path() / "bench.jsonl";
   const auto outcome = run_claimrag("sufficiency-bench --original " + (folder.path() / "original").string() + " --out " + out.string() +
                                         " --config configs/scifact.json",
-                                    ".");
+                                    folder.path());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   const auto lines = lines_of(out);
   ASSERT_EQ(lines.size(), 4u);  // full, partial, hard_insufficient, irrelevant
