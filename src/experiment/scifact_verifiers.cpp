@@ -14,11 +14,7 @@ SciFactVerifiers::SciFactVerifiers(const ExperimentConfig& config, std::filesyst
   index_ = verification::index_abstracts(abstracts_);
   train_claims_ = dataset::load_claims(original / "claims_train.jsonl", &abstracts_);
   dev_claims_ = dataset::load_claims(original / "claims_dev.jsonl", &abstracts_);
-  for (const auto& abstract : abstracts_) {
-    std::string text = abstract.title;
-    for (const auto& sentence : abstract.sentences) text += " " + sentence;
-    corpus_texts_.push_back(std::move(text));
-  }
+  corpus_texts_ = verification::corpus_texts(abstracts_);
 }
 
 const verification::ClaimVerifier& SciFactVerifiers::oracle() {

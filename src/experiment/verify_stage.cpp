@@ -178,11 +178,7 @@ verification::VerifierTrainingData training_data(const std::filesystem::path& or
   const auto abstracts = dataset::load_abstracts(corpus_file);
   const auto train_claims = dataset::load_claims(train_file, &abstracts);
   verification::VerifierTrainingData data;
-  for (const auto& abstract : abstracts) {
-    std::string text = abstract.title;
-    for (const auto& sentence : abstract.sentences) text += " " + sentence;
-    data.corpus_texts.push_back(std::move(text));
-  }
+  data.corpus_texts = verification::corpus_texts(abstracts);
   const auto index = verification::index_abstracts(abstracts);
   if (k == 0) {
     data.claims = verification::oracle_inputs(train_claims, index);

@@ -18,17 +18,7 @@ double binary_f1(std::span<const int> gold, std::span<const int> predicted, int 
 }
 
 ClassificationScores classification_scores(std::span<const int> gold, std::span<const int> predicted) {
-  if (gold.empty() || gold.size() != predicted.size()) throw InternalError("classification_scores: sizes differ or are zero");
-  ClassificationScores scores;
-  for (int k = 0; k < 3; ++k) scores.f1[static_cast<std::size_t>(k)] = binary_f1(gold, predicted, k);
-  scores.macro_f1 = (scores.f1[0] + scores.f1[1] + scores.f1[2]) / 3.0;
-  double correct = 0;
-  for (std::size_t i = 0; i < gold.size(); ++i) {
-    if (gold[i] < 0 || gold[i] > 2 || predicted[i] < 0 || predicted[i] > 2) throw InternalError("classification_scores: label out of range");
-    correct += gold[i] == predicted[i] ? 1 : 0;
-  }
-  scores.accuracy = correct / static_cast<double>(gold.size());
-  return scores;
+  return metrics::classification_scores<3>(gold, predicted);
 }
 
 SelectiveScores selective_scores(std::span<const int> gold, std::span<const int> answered, std::span<const double> confidence,

@@ -91,6 +91,17 @@ std::vector<LabelledInput> open_inputs(const std::vector<dataset::Claim>& claims
   return items;
 }
 
+std::vector<std::string> corpus_texts(const std::vector<dataset::Abstract>& abstracts) {
+  std::vector<std::string> texts;
+  texts.reserve(abstracts.size());
+  for (const auto& abstract : abstracts) {
+    std::string text = abstract.title;
+    for (const auto& sentence : abstract.sentences) text += " " + sentence;
+    texts.push_back(std::move(text));
+  }
+  return texts;
+}
+
 run::Run bm25_run(const std::vector<dataset::Abstract>& abstracts, const std::vector<dataset::Claim>& claims,
                   double k1, double b, std::size_t depth) {
   dataset::Corpus corpus;

@@ -79,18 +79,8 @@ Fixture& fixture() {
   return loaded;
 }
 
-bool have_scifact(benchmark::State& state) {
-  const fs::path beir = bench::find_scifact_beir();
-  if (beir.empty() || !fs::exists(beir.parent_path() / "original" / "claims_train.jsonl")) {
-    state.SkipWithError("data/scifact (beir/ and original/) is missing");
-    return false;
-  }
-  spdlog::set_level(spdlog::level::warn);
-  return true;
-}
-
 void BM_GroundCommand(benchmark::State& state) {
-  if (!have_scifact(state)) return;
+  if (!bench::have_scifact_layouts(state)) return;
   auto& f = fixture();
   experiment::GroundSummary summary;
   for (auto _ : state) summary = experiment::run_ground(f.request, f.config);
@@ -100,7 +90,7 @@ void BM_GroundCommand(benchmark::State& state) {
 BENCHMARK(BM_GroundCommand)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_GroundCallOnly(benchmark::State& state) {
-  if (!have_scifact(state)) return;
+  if (!bench::have_scifact_layouts(state)) return;
   auto& f = fixture();
   const dataset::Corpus corpus = dataset::load_corpus(f.request.data / "corpus.jsonl");
   const grounding::ContextPassages passages(corpus, dataset::load_abstracts(f.request.original / "corpus.jsonl"));

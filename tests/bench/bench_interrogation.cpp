@@ -101,18 +101,13 @@ struct SciFactDev {
 /// Null when SciFact's original layout is absent.
 const SciFactDev* scifact_dev() {
   static const std::unique_ptr<SciFactDev> loaded = []() -> std::unique_ptr<SciFactDev> {
-    const auto beir = bench::find_scifact_beir();
-    if (beir.empty() || !std::filesystem::exists(beir.parent_path() / "original/claims_dev.jsonl")) return nullptr;
-    const auto original = beir.parent_path() / "original";
+    const auto original = bench::find_scifact_original();
+    if (original.empty()) return nullptr;
     const auto config = experiment::load_config(std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "configs/scifact.json");
     const auto abstracts = dataset::load_abstracts(original / "corpus.jsonl");
     const auto index = verification::index_abstracts(abstracts);
     verification::VerifierTrainingData training;
-    for (const auto& abstract : abstracts) {
-      std::string text = abstract.title;
-      for (const auto& sentence : abstract.sentences) text += " " + sentence;
-      training.corpus_texts.push_back(std::move(text));
-    }
+    training.corpus_texts = verification::corpus_texts(abstracts);
     training.claims = verification::oracle_inputs(dataset::load_claims(original / "claims_train.jsonl", &abstracts), index);
     auto dev = std::make_unique<SciFactDev>();
     dev->verifier = verification::train_claim_verifier(training, config.verification.options);

@@ -68,13 +68,8 @@ SciFactFixture& scifact() {
     const auto train = dataset::load_claims(original / "claims_train.jsonl", &abstracts);
     const auto dev = dataset::load_claims(original / "claims_dev.jsonl", &abstracts);
     const auto index = verification::index_abstracts(abstracts);
-    std::vector<std::string> corpus;
-    for (const auto& abstract : abstracts) {
-      std::string text = abstract.title;
-      for (const auto& sentence : abstract.sentences) text += " " + sentence;
-      corpus.push_back(std::move(text));
-    }
-    f.verifier = verification::train_claim_verifier({verification::oracle_inputs(train, index), corpus}, {});
+    f.verifier = verification::train_claim_verifier(
+        {verification::oracle_inputs(train, index), verification::corpus_texts(abstracts)}, {});
     for (auto& example : build_benchmark(abstracts, train, dev, {}).examples) {
       if (example.split != "test") continue;
       f.pairs += example.evidence.size();
@@ -86,12 +81,7 @@ SciFactFixture& scifact() {
 }
 
 void BM_PairScoringSciFactTest(benchmark::State& state) {
-  const fs::path beir = bench::find_scifact_beir();
-  if (beir.empty() || !fs::exists(beir.parent_path() / "original" / "claims_train.jsonl")) {
-    state.SkipWithError("data/scifact (beir/ and original/) is missing");
-    return;
-  }
-  spdlog::set_level(spdlog::level::warn);
+  if (!bench::have_scifact_layouts(state)) return;
   auto& f = scifact();
   for (auto _ : state) {
     auto scored = score_examples(*f.verifier, f.test);

@@ -93,12 +93,7 @@ const Data& data() {
     const fs::path original = original_layout();
     d.abstracts = dataset::load_abstracts(original / "corpus.jsonl");
     d.index = verification::index_abstracts(d.abstracts);
-    std::vector<std::string> corpus_texts;
-    for (const auto& abstract : d.abstracts) {
-      std::string text = abstract.title;
-      for (const auto& sentence : abstract.sentences) text += " " + sentence;
-      corpus_texts.push_back(std::move(text));
-    }
+    std::vector<std::string> corpus_texts = verification::corpus_texts(d.abstracts);
     const auto& bm25 = d.config.bm25.parameters;
     const auto train = dataset::load_claims(original / "claims_train.jsonl", &d.abstracts);
     d.oracle.corpus_texts = corpus_texts;

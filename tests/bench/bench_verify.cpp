@@ -51,18 +51,8 @@ Fixture& fixture() {
   return loaded;
 }
 
-bool have_scifact(benchmark::State& state) {
-  const fs::path beir = bench::find_scifact_beir();
-  if (beir.empty() || !fs::exists(beir.parent_path() / "original" / "claims_train.jsonl")) {
-    state.SkipWithError("data/scifact (beir/ and original/) is missing");
-    return false;
-  }
-  spdlog::set_level(spdlog::level::warn);
-  return true;
-}
-
 void BM_VerifyDevClaimsFromRun(benchmark::State& state) {
-  if (!have_scifact(state)) return;
+  if (!bench::have_scifact_layouts(state)) return;
   auto& f = fixture();
   std::ostringstream unused;
   experiment::VerifySummary summary;
@@ -76,7 +66,7 @@ void BM_VerifyDevClaimsFromRun(benchmark::State& state) {
 BENCHMARK(BM_VerifyDevClaimsFromRun)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 void BM_VerifyCallOnly(benchmark::State& state) {
-  if (!have_scifact(state)) return;
+  if (!bench::have_scifact_layouts(state)) return;
   auto& f = fixture();
   const auto inputs = experiment::verify_inputs(f.request, f.config);
   std::size_t documents = 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "claimrag/interrogation/interrogate.hpp"
+#include "claimrag/metrics/classification.hpp"
 
 namespace claimrag::interrogation {
 
@@ -34,18 +35,10 @@ FusionResult refuse(const PairInterrogation& result, std::span<const Probe> prob
 std::vector<Answer> verdicts(std::span<const PairInterrogation> results, std::span<const Probe> probes, ProbeSubset subset,
                              VerdictSource source, double alpha);
 
-/// Accuracy, per-class F1 and their unweighted mean (macro-F1) over the three answers. A class
-/// that is neither gold nor predicted anywhere has F1 0 and still counts in the mean, so the mean
-/// is always over three classes (say so beside any number).
-struct ClassificationScores {
-  double accuracy = 0.0;
-  double macro_f1 = 0.0;
-  std::array<double, answer_count> f1{};  ///< indexed by Answer
-  std::size_t items = 0;
-};
+/// Accuracy, per-class F1 (indexed by Answer) and macro-F1 (metrics/classification.hpp).
+using ClassificationScores = metrics::ClassificationScores<answer_count>;
 
-/// Scores `predicted` against `gold` over the items listed in `items` (indices, repeats allowed:
-/// a bootstrap resample), or every item when `items` is empty. Sizes must match (InternalError).
+/// metrics::classification_scores over the three answers; `items` as there.
 ClassificationScores classification_scores(std::span<const Answer> gold, std::span<const Answer> predicted,
                                            std::span<const std::size_t> items = {});
 

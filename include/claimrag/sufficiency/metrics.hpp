@@ -14,15 +14,13 @@
 #include <span>
 #include <vector>
 
+#include "claimrag/metrics/classification.hpp"
 #include "claimrag/selective/risk_coverage.hpp"
 
 namespace claimrag::sufficiency {
 
-struct ClassificationScores {
-  std::array<double, 3> f1{};  ///< by SufficiencyLabel
-  double macro_f1 = 0;
-  double accuracy = 0;
-};
+/// Per-class F1 (by SufficiencyLabel), macro-F1 and accuracy (metrics/classification.hpp).
+using ClassificationScores = metrics::ClassificationScores<3>;
 
 /// Per-class and macro F1; gold and predicted labels in [0, 3), equal non-zero sizes (InternalError otherwise).
 ClassificationScores classification_scores(std::span<const int> gold, std::span<const int> predicted);

@@ -51,6 +51,10 @@ std::vector<LabelledInput> oracle_inputs(const std::vector<dataset::Claim>& clai
 std::vector<LabelledInput> open_inputs(const std::vector<dataset::Claim>& claims, const AbstractIndex& abstracts,
                                        const run::Run& run, std::size_t k);
 
+/// Per abstract, in order, title + " " + its sentences joined by one space (the BEIR layout's
+/// text): what the verifier's TF-IDF vectorizer is fitted on (VerifierTrainingData::corpus_texts).
+std::vector<std::string> corpus_texts(const std::vector<dataset::Abstract>& abstracts);
+
 /// BM25 (k1, b) over title + " " + the sentences joined by one space (the BEIR layout's text) of
 /// every abstract, top `depth` per claim; ties keep corpus order. The run's tag is "bm25".
 run::Run bm25_run(const std::vector<dataset::Abstract>& abstracts, const std::vector<dataset::Claim>& claims,
