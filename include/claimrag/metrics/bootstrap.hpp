@@ -35,4 +35,26 @@ BootstrapInterval cluster_bootstrap(std::span<const std::size_t> cluster_of,
                                     const std::function<double(std::span<const std::size_t>)>& statistic,
                                     const BootstrapOptions& options = {});
 
+/// Several statistics on the same resamples (so any two of them are paired).
+struct BootstrapDistribution {
+  std::vector<double> estimates;               ///< each statistic on all items
+  std::vector<std::vector<double>> resampled;  ///< [statistic][resample], in resample order
+};
+
+/// The resampling of cluster_bootstrap (the same draws for the same seed and clusters), with a
+/// statistic returning one value per statistic (always the same count). Throws as cluster_bootstrap.
+BootstrapDistribution cluster_bootstrap_many(
+    std::span<const std::size_t> cluster_of,
+    const std::function<std::vector<double>(std::span<const std::size_t>)>& statistics,
+    const BootstrapOptions& options = {});
+
+/// The percentile interval of resampled values around `estimate` (type-7 quantiles). UsageError
+/// for no values or a level outside (0, 1).
+BootstrapInterval percentile_interval(std::vector<double> resampled, double estimate, double level);
+
+/// The two-sided percentile-bootstrap p-value of "the statistic is 0" from resampled values of a
+/// difference: min(1, 2·min(share ≤ 0, share ≥ 0)), the smallest α at which the (1 − α) percentile
+/// interval excludes 0 (up to the quantile interpolation). UsageError for no values.
+double bootstrap_p_value(std::span<const double> resampled);
+
 }  // namespace claimrag::metrics
