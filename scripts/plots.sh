@@ -62,4 +62,15 @@ if [ -f "$tables/grounding_pr.tsv" ]; then
     plot for [s in 'train dev'] for [m in 'grounding refusal_mean'] '$tables/grounding_pr.tsv' skip 1 using (row(s, m) ? \$6 : 1/0):5 with linespoints title sprintf('%s %s precision', s, m) noenhanced, for [s in 'train dev'] '$tables/grounding_pr.tsv' skip 1 using ((strcol(1) eq s && strcol(2) eq 'grounding') ? \$6 : 1/0):7 with linespoints dt 2 title sprintf('%s grounding conflict rate', s) noenhanced"
 fi
 
+# Beyond the paper: every abstention strategy's risk–coverage curve on the same claims, and the
+# oracle's floor (tables/abstention_curves.tsv: coverage, then a column per strategy).
+if [ -f "$tables/abstention_curves.tsv" ]; then
+  columns=$(head -1 "$tables/abstention_curves.tsv" | awk -F'\t' '{print NF}')
+  plot abstention_risk_coverage "
+    set xlabel 'coverage (share of claims answered)'; set ylabel 'risk (unsafe share of answered claims)';
+    set key bottom right noenhanced; set xrange [0:1]; set yrange [0:1]; set grid;
+    plot for [c=2:$((columns - 1))] '$tables/abstention_curves.tsv' using 1:c with lines lw 2 title columnhead(c),
+         '' using 1:$columns with lines lw 2 dt 2 lc rgb 'black' title columnhead($columns)"
+fi
+
 echo "plots: figures 2-6 -> $figures"

@@ -20,5 +20,6 @@ void add_verify_command(CLI::App& root);
 void add_sufficiency_command(CLI::App& root);
 void add_sufficiency_bench_command(CLI::App& root);
 void add_ground_command(CLI::App& root);
+void add_compare_abstention_command(CLI::App& root);
 
 }  // namespace claimrag::cli

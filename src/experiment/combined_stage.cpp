@@ -3,6 +3,7 @@
 #include "claimrag/gate/calibration.hpp"
 #include "claimrag/gate/combined_signal.hpp"
 #include "claimrag/gate/risk_coverage.hpp"
+#include "claimrag/gate/signals.hpp"
 #include "claimrag/io/table.hpp"
 
 namespace claimrag::experiment {
@@ -31,7 +32,7 @@ SignalMatrix signal_matrix(const GateData& data, const std::vector<std::string>&
 }  // namespace
 
 void write_combined_signal(const GateData& train, const GateData& test, const ExperimentConfig& config,
-                           const std::filesystem::path& folder, Results& results) {
+                           const std::filesystem::path& folder, const std::filesystem::path& claims_folder, Results& results) {
   const auto& signals = config.gate.combined_features;
   const auto fitting = signal_matrix(train, signals);
   std::mt19937_64 rng(config.seed);
@@ -44,6 +45,15 @@ void write_combined_signal(const GateData& train, const GateData& test, const Ex
     scored.claims[i].signal = probabilities.back();
   }
   const auto curve = gate::risk_coverage(scored.claims);
+  const auto write_claims = [&](const SignalMatrix& matrix, const std::vector<double>& values, const char* split) {
+    std::vector<std::string> ids;
+    for (const auto& claim : matrix.claims) ids.push_back(claim.claim_id);
+    gate::write_signal_file((claims_folder / ("combined_signal_" + std::string(split) + ".tsv")).string(), "combined", ids, values);
+  };
+  std::vector<double> fitted;
+  for (const auto& row : fitting.rows) fitted.push_back(combined.probability(row));
+  write_claims(fitting, fitted, "train");
+  write_claims(scored, probabilities, "test");
   const double test_ece = gate::expected_calibration_error(probabilities, scored.grounded);
 
   io::Table curves{risk_coverage_columns(), {}};

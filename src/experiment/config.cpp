@@ -241,6 +241,22 @@ void read_grounding(io::StrictObject object, GroundingConfig& grounding) {
   }
 }
 
+void read_abstention(io::StrictObject object, AbstentionConfig& abstention) {
+  object.read("reference", abstention.reference);
+  read_size(object, "resamples", abstention.resamples, 1);
+  object.read("risk_targets", abstention.risk_targets);
+  object.read("coverage_target", abstention.coverage_target);
+  object.read("stacked", abstention.stacked);
+  object.finish();
+  for (const double risk : abstention.risk_targets) {
+    if (!(risk >= 0 && risk <= 1)) throw UsageError("abstention.risk_targets entries must lie in [0, 1]");
+  }
+  if (!(abstention.coverage_target > 0 && abstention.coverage_target <= 1)) {
+    throw UsageError("abstention.coverage_target must lie in (0, 1]");
+  }
+  if (abstention.reference.empty()) throw UsageError("abstention.reference must name a strategy");
+}
+
 }  // namespace
 
 ExperimentConfig load_config(const std::filesystem::path& path) {
@@ -272,7 +288,9 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_interrogation(top.object("interrogation"), config.interrogation);
   read_sufficiency(top.object("sufficiency"), config.sufficiency);
   read_grounding(top.object("grounding"), config.grounding);
+  read_abstention(top.object("abstention"), config.abstention);
   top.finish();
+  config.abstention.seed = config.seed;
   config.dense.seed = config.seed;
   config.sufficiency.benchmark.seed = config.seed;
   resolve_paths(path, config);

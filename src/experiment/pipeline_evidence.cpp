@@ -64,7 +64,8 @@ Stage gate_stage(const ExperimentConfig& config) {
   Stage stage{"gate",
               {"runs/bm25.trec", "runs/dense.trec", "runs/hybrid_rerank.trec", "runs/train/bm25.trec", "runs/train/dense.trec",
                "runs/train/hybrid_rerank.trec"},
-              {"tables/table8.tsv", "tables/risk_coverage.tsv", "tables/combined_signal.tsv"},
+              {"tables/table8.tsv", "tables/risk_coverage.tsv", "tables/combined_signal.tsv", "gate/combined_signal_train.tsv",
+               "gate/combined_signal_test.tsv"},
               {}};
   if (uses_signal(config, "verifier_top1")) stage.inputs.push_back("evidence/evidence.jsonl");
   stage.run = [](StageContext& context) {
@@ -91,7 +92,8 @@ Stage gate_stage(const ExperimentConfig& config) {
       train_request.rerank_run = runs / "train" / "hybrid_rerank.trec";
       train_request.evidence_f1.clear();
       train_request.verifier_top1.clear();
-      write_combined_signal(GateData(train_request), data, config, context.work / "tables", context.results);
+      write_combined_signal(GateData(train_request), data, config, context.work / "tables", context.work / "gate",
+                            context.results);
     });
   };
   return stage;
@@ -100,7 +102,7 @@ Stage gate_stage(const ExperimentConfig& config) {
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
                                               "training_runs", "evidence", "evidence_gold", "gate", "verification",
-                                              "grounding", "interrogation", "sufficiency"};
+                                              "grounding", "interrogation", "sufficiency", "abstention"};
   return names;
 }
 
@@ -109,7 +111,7 @@ namespace {
 /// The stages that read SciFact's original layout (gold rationales and labels).
 bool needs_original_layout(const std::string& name) {
   return name == "evidence_gold" || name == "verification" || name == "grounding" || name == "interrogation" ||
-         name == "sufficiency";
+         name == "sufficiency" || name == "abstention";
 }
 
 Stage make_stage(const std::string& name, const ExperimentConfig& config) {
@@ -126,6 +128,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "grounding") return grounding_stage();
   if (name == "interrogation") return interrogation_stage();
   if (name == "sufficiency") return sufficiency_stage();
+  if (name == "abstention") return abstention_stage();
   std::string known;
   for (const auto& stage : stage_names()) known += (known.empty() ? "" : ", ") + stage;
   throw UsageError("stages: unknown stage \"" + name + "\" (known: " + known + ")");

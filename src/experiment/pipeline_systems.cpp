@@ -1,6 +1,7 @@
 // The stages of the systems built on the claim verifier (experiment/pipeline.hpp): verification
 // itself, then every system that judges claims with the model it saves.
 
+#include "claimrag/experiment/abstention_stage.hpp"
 #include "claimrag/experiment/grounding_stage.hpp"
 #include "claimrag/experiment/interrogation_stage.hpp"
 #include "claimrag/experiment/pipeline.hpp"
@@ -75,6 +76,23 @@ Stage sufficiency_stage() {
     train_cross_fitted(context);
     context.timer.time("sufficiency",
                        [&] { run_sufficiency_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
+  };
+  return stage;
+}
+
+/// Every abstention strategy on the same claims (experiment/abstention_stage.hpp): reads the
+/// verifiers, the gate's combined signal per claim, the interrogation stage's α and the
+/// sufficiency stage's aggregator.
+Stage abstention_stage() {
+  Stage stage{"abstention",
+              {"models/verifier_oracle.safetensors", "models/verifier_open.safetensors", "gate/combined_signal_train.tsv",
+               "gate/combined_signal_test.tsv", "interrogation/dev_verdicts.tsv", "models/sufficiency_aggregator.json"},
+              {"abstention/train_claims.tsv", "abstention/dev_claims.tsv", "abstention/dev_answers.jsonl", "tables/abstention.tsv",
+               "tables/abstention_curves.tsv", "tables/abstention_operating_points.tsv", "tables/abstention.json"},
+              {}};
+  stage.run = [](StageContext& context) {
+    train_cross_fitted(context);
+    run_abstention_stage(context);
   };
   return stage;
 }

@@ -139,4 +139,18 @@ std::map<std::string, double> read_signal_file(const std::string& path) {
   return values;
 }
 
+void write_signal_file(const std::string& path, const std::string& name, const std::vector<std::string>& claim_ids,
+                       const std::vector<double>& values) {
+  if (claim_ids.size() != values.size()) throw InternalError("write_signal_file: ids and values differ in number");
+  io::AtomicFile out(path);
+  out.stream() << "claim_id\t" << name << '\n';
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!std::isfinite(values[i])) throw InternalError("write_signal_file: a non-finite value for claim " + claim_ids[i]);
+    char text[64];
+    const auto written = std::to_chars(text, text + sizeof text, values[i]);
+    out.stream() << claim_ids[i] << '\t' << std::string_view(text, static_cast<std::size_t>(written.ptr - text)) << '\n';
+  }
+  out.commit();
+}
+
 }  // namespace claimrag::gate

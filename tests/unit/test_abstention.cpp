@@ -14,6 +14,7 @@
 #include "claimrag/abstention/stacked_strategy.hpp"
 #include "claimrag/abstention/strategy_confidence.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/experiment/config.hpp"
 #include "support/temp_folder.hpp"
 
 using namespace claimrag;
@@ -230,4 +231,23 @@ TEST(AbstentionStackedStrategy, LearnsFromTheTrainingTableOnlyAndScoresTrainOutO
   abstention::add_stacked_strategy(again_train, again_test, 42);
   EXPECT_EQ(again_train.confidence.back(), train_copy.confidence.back());
   EXPECT_THROW(abstention::add_stacked_strategy(again_train, again_test, 42), UsageError);
+}
+
+TEST(AbstentionConfig, ReadsTheSectionAndRefusesUnknownKeysAndBadValues) {
+  claimrag::testing::TempFolder folder;
+  const auto config = experiment::load_config(folder.write(
+      "good.json", R"({"seed": 7, "abstention": {"reference": "verifier", "resamples": 50, "risk_targets": [0.2], "stacked": false}})"));
+  EXPECT_EQ(config.abstention.reference, "verifier");
+  EXPECT_EQ(config.abstention.resamples, 50u);
+  EXPECT_EQ(config.abstention.risk_targets, std::vector<double>{0.2});
+  EXPECT_DOUBLE_EQ(config.abstention.coverage_target, 0.30);
+  EXPECT_FALSE(config.abstention.stacked);
+  EXPECT_EQ(config.abstention.seed, 7u);  // the experiment's seed
+  using claimrag::testing::expect_error;
+  expect_error<UsageError>([&] { (void)experiment::load_config(folder.write("a.json", R"({"abstention": {"target": 0.3}})")); }, "target");
+  expect_error<UsageError>([&] { (void)experiment::load_config(folder.write("b.json", R"({"abstention": {"coverage_target": 0}})")); },
+                           "abstention.coverage_target must lie in (0, 1]");
+  expect_error<UsageError>([&] { (void)experiment::load_config(folder.write("c.json", R"({"abstention": {"risk_targets": [1.5]}})")); },
+                           "abstention.risk_targets");
+  expect_error<UsageError>([&] { (void)experiment::load_config(folder.write("d.json", R"({"abstention": {"resamples": 0}})")); }, "resamples");
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "claimrag/abstention/comparison.hpp"
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
 #include "claimrag/sufficiency/benchmark.hpp"
@@ -149,6 +150,11 @@ struct GroundingConfig {
   std::string paper;  ///< the seed's Table 1 (configs/paper/grounding.json); empty: none
 };
 
+/// "abstention": every abstention strategy compared on the test claims (abstention/comparison.hpp),
+/// thresholds of the operating points chosen on the train claims; its seed is the experiment's.
+/// Keys: reference, resamples, risk_targets, coverage_target.
+using AbstentionConfig = abstention::ComparisonSettings;
+
 struct ExperimentConfig {
   std::string name = "experiment";
   std::uint64_t seed = 42;
@@ -165,6 +171,7 @@ struct ExperimentConfig {
   InterrogationConfig interrogation;
   SufficiencyConfig sufficiency;
   GroundingConfig grounding;
+  AbstentionConfig abstention;
   /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
   /// the file: every stage whose inputs the data has (the gold-rationale one only with
   /// data.original).

@@ -8,6 +8,8 @@
 // - cross_fitted_oracle(): the same training cross-fitted over the train claims' families
 //   (verification/cross_fitted.hpp), with the τ and θ the verification stage chose: what judges
 //   train claims when a stage chooses a threshold or fits a model on them.
+// - open() and cross_fitted_open(): the same pair for the open setting (each claim's BM25 top k
+//   abstracts, k as the verification stage chose it), for the stages that answer from retrieval.
 
 #include <filesystem>
 #include <memory>
@@ -38,6 +40,13 @@ class SciFactVerifiers {
   const verification::CrossFittedVerifier& cross_fitted_oracle();
   /// Whether cross_fitted_oracle() has been trained already.
   [[nodiscard]] bool has_cross_fitted_oracle() const { return cross_fitted_ != nullptr; }
+  const verification::ClaimVerifier& open();
+  const verification::CrossFittedVerifier& cross_fitted_open();
+  [[nodiscard]] bool has_cross_fitted_open() const { return cross_fitted_open_ != nullptr; }
+  /// The open setting's k, chosen by the verification stage (UsageError before it has run).
+  [[nodiscard]] std::size_t open_k() const;
+  /// The open setting's inputs of `claims`: each claim's BM25 top open_k() abstracts.
+  [[nodiscard]] std::vector<verification::LabelledInput> open_inputs(const std::vector<dataset::Claim>& claims) const;
 
  private:
   const ExperimentConfig& config_;
@@ -50,6 +59,15 @@ class SciFactVerifiers {
   std::vector<std::string> corpus_texts_;
   std::unique_ptr<verification::ClaimVerifier> oracle_;
   std::unique_ptr<verification::CrossFittedVerifier> cross_fitted_;
+  std::unique_ptr<verification::ClaimVerifier> open_;
+  std::unique_ptr<verification::CrossFittedVerifier> cross_fitted_open_;
+
+  /// verification_cv's value `name`; UsageError naming it when the verification stage has not run.
+  [[nodiscard]] double chosen(const std::string& name) const;
+  /// The cross-fitted verifier of `setting` ("oracle" or "open") on its training inputs, with the
+  /// τ and θ the verification stage chose for that setting.
+  [[nodiscard]] std::unique_ptr<verification::CrossFittedVerifier> cross_fit(
+      const std::string& setting, const std::vector<verification::LabelledInput>& items) const;
 };
 
 }  // namespace claimrag::experiment

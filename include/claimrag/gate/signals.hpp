@@ -39,4 +39,10 @@ std::vector<double> signal_values(const std::string& name, const SignalInputs& i
 /// Reads a signal TSV: `claim_id<TAB>value` per line, an optional header `claim_id<TAB>...`.
 std::map<std::string, double> read_signal_file(const std::string& path);
 
+/// Writes what read_signal_file reads: the header `claim_id<TAB>name`, then one line per claim,
+/// values in their shortest exact decimal form (read back as the same doubles), atomically.
+/// InternalError for sizes that differ or a non-finite value.
+void write_signal_file(const std::string& path, const std::string& name, const std::vector<std::string>& claim_ids,
+                       const std::vector<double>& values);
+
 }  // namespace claimrag::gate
