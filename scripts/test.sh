@@ -2,7 +2,8 @@
 # The test command. Each test is built once and run once:
 #   1. set-up and data;
 #   2. a Release build of the binary, the command-line tests and the gradient checks, run with the
-#      SciFact regression check (the whole reproduction twice, every frozen metric);
+#      SciFact regression check (the whole reproduction twice, on every core then on one thread, every
+#      frozen metric, the two compared byte for byte);
 #   3. the unit tests, built and run under AddressSanitizer + UndefinedBehaviorSanitizer (at -O1).
 # Benchmarks are not built here: scripts/bench.sh builds and runs them.
 # Every stage prints its wall time, so a slow one shows in CI's log.
