@@ -41,7 +41,7 @@ std::vector<ChosenOperatingPoint> operating_points(const ClaimsTable& test, cons
   return points;
 }
 
-/// "0.1234 [0.1000, 0.1500]" pieces for the table.
+/// The estimate and its interval, as three cells.
 void add_interval(std::vector<std::string>& row, const metrics::BootstrapInterval& interval) {
   row.insert(row.end(), {io::fixed(interval.estimate, 4), io::fixed(interval.lower, 4), io::fixed(interval.upper, 4)});
 }
