@@ -35,6 +35,11 @@ ClaimAnswer claim_answer(const verification::ClaimVerdict& verdict) {
     for (const auto& sentence : best->sentence_scores) scores.push_back(sentence.score);
     answer.cited = verification::best_sentences(scores, 1);
   }
+  for (const std::size_t sentence : answer.cited) {
+    if (sentence < best->sentence_scores.size()) {
+      answer.citation_score = std::max(answer.citation_score, best->sentence_scores[sentence].score);
+    }
+  }
   return answer;
 }
 

@@ -26,7 +26,7 @@ using verification::LabelledInput;
 using verification::VerificationInput;
 
 /// The strategies' names, in column order.
-const std::vector<std::string> kStrategies{"bm25_top1", "combined", "verifier", "grounding", "ciber", "sure"};
+const std::vector<std::string> kStrategies{"bm25_top1", "combined", "verifier", "grounding", "ciber", "sure", "verifier_citation"};
 
 /// What judges one split: the open verifier answers; the oracle-setting one judges for grounding,
 /// interrogation and sufficiency, as in their own stages.
@@ -168,14 +168,18 @@ abstention::ClaimsTable claims_table(StageContext& context, const std::vector<da
     table.answered.push_back(answers[c].answered);
     table.unsafe.push_back(abstention::is_unsafe(answers[c], claims[c]));
   }
-  std::vector<double> verifier;
-  for (const auto& answer : answers) verifier.push_back(answer.probability);
+  std::vector<double> verifier, verifier_citation;
+  for (const auto& answer : answers) {
+    verifier.push_back(answer.probability);
+    verifier_citation.push_back(answer.probability * answer.citation_score);
+  }
   table.confidence = {bm25_column(items),
                       combined_column(combined_file, items),
                       verifier,
                       grounding_column(given, judged, answers, context.config.grounding),
                       ciber_column(given, answers, judges.judge, alpha, context.config),
-                      sure_column(given, answers, judges.judge, sure)};
+                      sure_column(given, answers, judges.judge, sure),
+                      verifier_citation};
   if (!answers_file.empty()) write_answers(answers_file, answers, claims);
   return table;
 }

@@ -54,6 +54,7 @@ TEST(AbstentionAnswer, TakesTheMostProbableVerdictOverDocumentsAndItsRationale) 
   EXPECT_EQ(answer.doc_id, "11");
   EXPECT_EQ(answer.cited, (std::vector<std::size_t>{0, 1}));
   EXPECT_DOUBLE_EQ(answer.probability, 0.55);
+  EXPECT_DOUBLE_EQ(answer.citation_score, 0.8);  // the better of the cited sentences' 0.8 and 0.7
 }
 
 TEST(AbstentionAnswer, TiesGoToSupportThenTheEarlierDocumentAndAnEmptyRationaleCitesTheBestSentence) {
@@ -64,6 +65,7 @@ TEST(AbstentionAnswer, TiesGoToSupportThenTheEarlierDocumentAndAnEmptyRationaleC
   EXPECT_EQ(answer.verdict, Label::support);
   EXPECT_EQ(answer.doc_id, "10");
   EXPECT_EQ(answer.cited, (std::vector<std::size_t>{1}));
+  EXPECT_DOUBLE_EQ(answer.citation_score, 0.6);
 }
 
 TEST(AbstentionAnswer, AClaimWithoutDocumentsHasNoAnswerAndItsReason) {

@@ -7,7 +7,8 @@
 // CONTRADICT, the pair with the highest probability (ties: SUPPORT first, then the earlier
 // document), whatever the verifier's own NEI threshold says, since withholding is the strategies'
 // job. It cites that document's rationale sentences (best first), or its single best-scoring
-// sentence when the verifier selected none. A claim with no document has no answer.
+// sentence when the verifier selected none; its citation score is the rationale selector's
+// probability for the best cited sentence. A claim with no document has no answer.
 //
 // Unsafe (the comparison's one definition): an answer is safe only when the cited document is a
 // gold evidence document of the claim with the answer's verdict as its label, and at least one
@@ -30,6 +31,7 @@ struct ClaimAnswer {
   std::string doc_id;
   std::vector<std::size_t> cited;  ///< sentence indices into the document, best first
   double probability = 0;          ///< the verifier's P(verdict) for the document
+  double citation_score = 0;       ///< the rationale selector's probability for the best cited sentence
   std::string reason;
 };
 

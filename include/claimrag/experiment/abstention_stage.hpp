@@ -12,6 +12,9 @@
 //   ciber       multi-probe interrogation's fused claim-level confidence in the verdict (α as chosen
 //               by the interrogation stage on train)
 //   sure        SURE's selective score for the verdict (the sufficiency stage's aggregator)
+//   verifier_citation  P(verdict) × the citation score (claim_answer.hpp): the answer is safe only
+//               when the verdict is right and a cited sentence is a gold rationale, and these are
+//               the verifier's probabilities of each
 // Dev claims are answered by the open verifier and judged for grounding, CIBER and SURE by the
 // oracle-setting verifier, as their own stages judge dev; train claims by the cross-fitted versions
 // of both (each claim by models that never saw its family), so that the operating points'
