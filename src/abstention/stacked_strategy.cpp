@@ -43,7 +43,9 @@ std::vector<double> fit_and_score(const ClaimsTable& train, const std::vector<st
   std::vector<int> safe;
   for (const std::size_t r : rows) safe.push_back(train.unsafe[r] ? 0 : 1);
   if (std::count(safe.begin(), safe.end(), 1) == 0 || std::count(safe.begin(), safe.end(), 0) == 0) {
-    throw UsageError("the stacked strategy needs safe and unsafe answered training claims");
+    throw UsageError(
+        "the stacked strategy needs safe and unsafe answered training claims in every fold (\"stacked\": false in the "
+        "configuration's abstention section compares without it)");
   }
   const auto s = standardisation(train, rows);
   rerank::LogisticRegressionOptions options;
