@@ -89,10 +89,13 @@ struct Scale {
   std::size_t documents = 0;
   dataset::Corpus corpus;
   std::vector<std::string> claims;
-  std::unique_ptr<bm25::InvertedIndex> index;
+  std::unique_ptr<bm25::InvertedIndex> index;  ///< mapped from `file`, as retrieve reads it
   fs::path file;
   double build_seconds = 0;
   std::size_t build_peak = 0;
+  std::size_t index_bytes = 0;
+  std::uint64_t postings = 0;
+  double first_pass_seconds = 0;  ///< the claims once, exhaustively, on the fresh mapping (checks postings)
   ~Scale() {
     if (!file.empty()) fs::remove(file);
   }
@@ -112,12 +115,21 @@ Scale& scale(std::size_t documents) {
   const std::size_t before = peak_resident_bytes();
   reset_peak_resident();
   const auto start = std::chrono::steady_clock::now();
-  s->index = std::make_unique<bm25::InvertedIndex>(bm25::build_index(s->corpus, "synthetic"));
-  s->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  s->build_peak = peak_resident_bytes();
+  {
+    const auto built = bm25::build_index(s->corpus, "synthetic");
+    s->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    s->build_peak = peak_resident_bytes();
+    s->file = fs::temp_directory_path() / ("claimrag_bench_bm25_" + std::to_string(documents) + ".index");
+    bm25::save_index(built, s->file);
+  }
   (void)before;
-  s->file = fs::temp_directory_path() / ("claimrag_bench_bm25_" + std::to_string(documents) + ".index");
-  bm25::save_index(*s->index, s->file);
+  s->index = std::make_unique<bm25::InvertedIndex>(bm25::load_index(s->file));
+  s->index_bytes = s->index->image().size();
+  s->postings = s->index->posting_count();
+  const auto first_pass = std::chrono::steady_clock::now();
+  const bm25::Searcher searcher(*s->index, {1.2, 0.75});
+  for (const auto& claim : s->claims) benchmark::DoNotOptimize(searcher.search(claim, 10).data());
+  s->first_pass_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - first_pass).count();
   current = std::move(s);
   return *current;
 }
@@ -127,16 +139,20 @@ void BM_Build(benchmark::State& state) {
   for (auto _ : state) state.SetIterationTime(s.build_seconds);
   state.counters["build_s"] = s.build_seconds;
   state.counters["peak_rss_MB"] = static_cast<double>(s.build_peak) / 1e6;
-  state.counters["index_MB"] = static_cast<double>(fs::file_size(s.file)) / 1e6;
-  state.counters["postings"] = static_cast<double>(s.index->posting_documents.size());
+  state.counters["index_MB"] = static_cast<double>(s.index_bytes) / 1e6;
+  state.counters["postings"] = static_cast<double>(s.postings);
 }
 
 void BM_Open(benchmark::State& state) {
   Scale& s = scale(static_cast<std::size_t>(state.range(0)));
+  // What retrieve does before its first claim: map and check the index, then set up the searcher
+  // (one length norm per document). The file is in the page cache, as for a sweep's second process.
   for (auto _ : state) {
-    auto loaded = bm25::load_index(s.file);
-    benchmark::DoNotOptimize(loaded.posting_documents.data());
+    const auto loaded = bm25::load_index(s.file);
+    const bm25::Searcher searcher(loaded, {1.2, 0.75});
+    benchmark::DoNotOptimize(&searcher);
   }
+  state.counters["first_pass_s"] = s.first_pass_seconds;
 }
 
 double percentile(std::vector<double> values, double q) {
