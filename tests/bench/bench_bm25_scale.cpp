@@ -1,7 +1,8 @@
 // BM25 at scale: synthetic corpora of 10 k, 100 k and 1 M documents (dataset/synthetic_corpus.hpp:
 // Zipf words, SciFact's document lengths) and 1,000 synthetic claims of SciFact's claim lengths.
 //   BM_Build/N          build time and peak memory (VmHWM, reset before), postings, index bytes
-//   BM_Open/N           load_index of the saved index
+//   BM_Open/N           load_index (map and check) and a Searcher, as retrieve before its first
+//                       claim; first_pass_s: the claims once on the fresh mapping (checks postings)
 //   BM_Query/N/k/p      per-claim latency p50 / p99 on one thread, p = 0 exhaustive, 1 MaxScore
 //   BM_Batch/N/k/p/t    the 1,000 claims through search_many on t threads (claims per second)
 //   BM_Xapian*/N/k      Xapian 1.4 on the same tokens (BM25 k1 1.2, b 0.75, no positions), when
@@ -11,15 +12,16 @@
 // VmHWM after a reset, so it includes the generated corpus held in memory (and what the allocator
 // kept from an earlier scale): an upper bound on the build's own peak, not its measure.
 //
-// Measured on the 2-core development machine (Release, one core busy with other work), 1,000
-// claims, p50 / p99 per claim on one thread, exhaustive (search) → MaxScore (search_pruned):
-//   10 k   k=10 0.063 / 0.13 → 0.12 / 0.50 ms   k=200 0.13 / 0.23 → 0.35 / 1.1 ms
-//   100 k  k=10 0.54 / 1.1 → 0.44 / 2.6 ms       k=200 0.55 / 1.3 → 1.6 / 6.1 ms
-//   1 M    k=10 3.8 / 11 → 2.1 / 16 ms           k=200 6.0 / 13 → 8.3 / 36 ms
-// Build 0.2 / 1.8 / 22.6 s; index 14 / 132 / 1,306 MB; open (read, checksum, validate)
-// 0.06 / 0.7 / 9.7 s. Xapian 1.4: build 2.6 / 25 s, p50 / p99 at k=10 0.54 / 3.8 and 3.8 / 25 ms
-// (10 k / 100 k). Synthetic claims drawn from the documents' Zipf law carry many frequent words,
-// which is hard for pruning; SciFact's own claims are rarer-worded.
+// Measured on the 2-core development machine (Release, shared with two other builds, load average
+// 3 to 6, so every time is inflated), index format 2 (memory-mapped), 1,000 claims, p50 / p99 per
+// claim on one thread, exhaustive (search) → MaxScore (search_pruned):
+//   10 k   k=10 0.059 / 0.13 → 0.067 / 0.28 ms   k=200 0.11 / 0.18 → 0.22 / 0.58 ms
+//   100 k  k=10 0.56 / 4.6 → 0.34 / 4.4 ms       k=200 0.63 / 1.4 → 0.83 / 3.2 ms
+//   1 M    k=10 28 / 70 → 15 / 57 ms wall, 7.1 → 4.2 ms CPU per claim
+// Build 0.25 / 2.4 / 49 s; index 15 / 133 / 1,311 MB; open (map, check, searcher) 0.5 / 0.8 /
+// 4.0 ms; first pass 0.11 / 0.99 / 6.9 s. Xapian 1.4: build 14 / 53 s, p50 / p99 at k=10
+// 0.49 / 4.6 and 5.7 / 32 ms (10 k / 100 k). Synthetic claims drawn from the documents' Zipf law
+// carry many frequent words, which is hard for pruning; SciFact's own claims are rarer-worded.
 
 #include <benchmark/benchmark.h>
 #include <omp.h>
