@@ -183,6 +183,18 @@ TEST(Bm25IndexFile, RoundTripsByteForByte) {
   EXPECT_EQ(loaded.average_document_length(), index.average_document_length());
 }
 
+TEST(Bm25IndexFile, AnEmptyCorpusRoundTripsAndFindsNothing) {
+  TempFolder folder;
+  const auto path = folder.path() / "empty.index";
+  bm25::save_index(bm25::build_index(dataset::Corpus{}, "e"), path);
+  const auto loaded = bm25::load_index(path);
+  EXPECT_EQ(loaded.document_count(), 0u);
+  EXPECT_EQ(loaded.term_count(), 0u);
+  EXPECT_EQ(loaded.term_id("anything"), -1);
+  EXPECT_EQ(loaded.corpus_checksum(), "e");
+  EXPECT_TRUE(bm25::Searcher(loaded, {}).search("anything", 10).empty());
+}
+
 TEST(Bm25IndexFile, RefusesCutOrForeignFilesAtOpen) {
   TempFolder folder;
   const std::string bytes = small_index_file(folder);
