@@ -17,9 +17,10 @@
 // claim on one thread, exhaustive (search) → MaxScore (search_pruned):
 //   10 k   k=10 0.059 / 0.13 → 0.067 / 0.28 ms   k=200 0.11 / 0.18 → 0.22 / 0.58 ms
 //   100 k  k=10 0.56 / 4.6 → 0.34 / 4.4 ms       k=200 0.63 / 1.4 → 0.83 / 3.2 ms
-//   1 M    k=10 28 / 70 → 15 / 57 ms wall, 7.1 → 4.2 ms CPU per claim
-// Build 0.25 / 2.4 / 49 s; index 15 / 133 / 1,311 MB; open (map, check, searcher) 0.5 / 0.8 /
-// 4.0 ms; first pass 0.11 / 0.99 / 6.9 s. Xapian 1.4: build 14 / 53 s, p50 / p99 at k=10
+//   1 M    k=10 5.7 / 13 → 2.2 / 14 ms (its benchmarks run alone; in the full run, with a
+//          compilation beside it, 28 / 70 → 15 / 57 ms wall for 7.1 → 4.2 ms of CPU per claim)
+// Build 0.25 / 2.4 / 19 s; index 15 / 133 / 1,311 MB; open (map, check, searcher) 0.5 / 0.8 /
+// 4.2 ms; first pass 0.11 / 0.99 / 7.0 s. Xapian 1.4: build 14 / 53 s, p50 / p99 at k=10
 // 0.49 / 4.6 and 5.7 / 32 ms (10 k / 100 k). Synthetic claims drawn from the documents' Zipf law
 // carry many frequent words, which is hard for pruning; SciFact's own claims are rarer-worded.
 
