@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages claimrag needs to build, test and plot, when they are missing.
-# --bench adds what only the benchmarks use (Xapian, the BM25 scale benchmark's anchor).
+# --bench adds what only the benchmarks use (Xapian, the BM25 scale benchmark's anchor; jq for its figure).
 set -euo pipefail
 
 packages=(
@@ -10,7 +10,7 @@ packages=(
   libsimdjson-dev libxxhash-dev libcpp-httplib-dev
   gnuplot-nox ccache
 )
-if [ "${1:-}" = "--bench" ]; then packages+=(libxapian-dev pkg-config); fi
+if [ "${1:-}" = "--bench" ]; then packages+=(libxapian-dev pkg-config jq); fi
 
 missing=()
 for package in "${packages[@]}"; do

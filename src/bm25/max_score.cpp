@@ -18,10 +18,13 @@ constexpr double kBoundMargin = 1e-9;
 /// (its largest impact times how often the query holds it).
 struct Cursor {
   std::uint32_t term = 0;
-  std::uint64_t position = 0;
+  PostingList list;
+  std::uint64_t position = 0;  ///< into list
   std::uint64_t end = 0;
+  double idf = 0.0;
   double bound = 0.0;
   double occurrences = 0;  ///< how often the query holds the term
+  [[nodiscard]] bool at(std::uint32_t document) const { return position < end && list.documents[position] == document; }
 };
 
 /// Moves `position` to the first posting of [position, end) whose document is >= target, by
@@ -40,8 +43,7 @@ std::uint64_t seek(const std::uint32_t* documents, std::uint64_t position, std::
 
 }  // namespace
 
-std::vector<Hit> Searcher::search_pruned(std::string_view query, std::size_t k) const {
-  const std::vector<std::uint32_t> occurrences = query_terms(query);
+std::vector<Hit> Searcher::search_pruned_terms(const std::vector<std::uint32_t>& occurrences, std::size_t k) const {
   if (k == 0 || occurrences.empty()) return {};
   std::vector<Cursor> cursors;
   std::vector<std::size_t> cursor_of(occurrences.size());
@@ -49,10 +51,11 @@ std::vector<Hit> Searcher::search_pruned(std::string_view query, std::size_t k) 
     const std::uint32_t term = occurrences[o];
     auto found = std::find_if(cursors.begin(), cursors.end(), [&](const Cursor& c) { return c.term == term; });
     if (found == cursors.end()) {
-      cursors.push_back({term, index_.term_offsets[term], index_.term_offsets[term + 1], 0.0, 0.0});
+      const PostingList list = index_.postings(term);
+      cursors.push_back({term, list, 0, list.size(), idf(term), 0.0, 0.0});
       found = cursors.end() - 1;
     }
-    found->bound += max_impact_[term];
+    found->bound += max_impact(term);
     found->occurrences += 1.0;
     cursor_of[o] = static_cast<std::size_t>(found - cursors.begin());
   }
@@ -77,7 +80,9 @@ std::vector<Hit> Searcher::search_pruned(std::string_view query, std::size_t k) 
     prefix_bound[i] = running * (1.0 + kBoundMargin);
   }
 
-  const std::uint32_t* documents = index_.posting_documents.data();
+  const auto contribution_of = [&](const Cursor& c, std::uint32_t document) {
+    return c.at(document) ? impact(c.idf, c.list.frequencies[c.position], document_norm_[document]) : 0.0;
+  };
   // Documents come in increasing order, as in the exhaustive scorer, into the same holder.
   detail::TopHits top(k);
   double threshold = -std::numeric_limits<double>::infinity();
@@ -87,16 +92,15 @@ std::vector<Hit> Searcher::search_pruned(std::string_view query, std::size_t k) 
   for (;;) {
     std::uint32_t candidate = std::numeric_limits<std::uint32_t>::max();
     for (std::size_t i = essential; i < n; ++i) {
-      if (cursors[i].position < cursors[i].end) candidate = std::min(candidate, documents[cursors[i].position]);
+      if (cursors[i].position < cursors[i].end) candidate = std::min(candidate, cursors[i].list.documents[cursors[i].position]);
     }
     if (candidate == std::numeric_limits<std::uint32_t>::max()) break;
     // Contributions of the essential terms, then of the others strongest first while the
     // document can still beat the k-th score; the exact score is summed in query order after.
     double partial = 0.0;
     for (std::size_t i = essential; i < n; ++i) {
-      const Cursor& c = cursors[i];
-      contribution[i] = c.position < c.end && documents[c.position] == candidate ? impact(c.term, c.position) : 0.0;
-      partial += c.occurrences * contribution[i];
+      contribution[i] = contribution_of(cursors[i], candidate);
+      partial += cursors[i].occurrences * contribution[i];
     }
     bool skip = false;
     for (std::size_t i = essential; i-- > 0;) {
@@ -105,8 +109,8 @@ std::vector<Hit> Searcher::search_pruned(std::string_view query, std::size_t k) 
         break;
       }
       Cursor& c = cursors[i];
-      c.position = seek(documents, c.position, c.end, candidate);
-      contribution[i] = c.position < c.end && documents[c.position] == candidate ? impact(c.term, c.position) : 0.0;
+      c.position = seek(c.list.documents.data(), c.position, c.end, candidate);
+      contribution[i] = contribution_of(c, candidate);
       partial += c.occurrences * contribution[i];
     }
     if (!skip && top.full() && partial * (1.0 + kBoundMargin) <= threshold) skip = true;
@@ -121,7 +125,7 @@ std::vector<Hit> Searcher::search_pruned(std::string_view query, std::size_t k) 
     }
     for (std::size_t i = essential; i < n; ++i) {
       Cursor& c = cursors[i];
-      if (c.position < c.end && documents[c.position] == candidate) ++c.position;
+      if (c.at(candidate)) ++c.position;
     }
   }
   return top.take_sorted();

@@ -33,19 +33,19 @@ void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem:
               {"method", "bm25"},
               {"corpus", {{"file", corpus_path.string()}, {"checksum", checksum}}},
               {"documents", index.document_count()},
-              {"terms", index.terms.size()},
+              {"terms", index.term_count()},
               {"average_document_length", index.average_document_length()}});
   spdlog::info("BM25 index: {} documents, {} terms, {} postings -> {}", index.document_count(),
-               index.terms.size(), index.posting_documents.size(), (out_folder / kBm25IndexFile).string());
+               index.term_count(), index.posting_count(), (out_folder / kBm25IndexFile).string());
 }
 
 bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
                                        const std::filesystem::path& corpus_path) {
   const auto index_path = index_folder / kBm25IndexFile;
   auto index = bm25::load_index(index_path);
-  if (index.corpus_checksum != corpus.checksum) {
+  if (index.corpus_checksum() != corpus.checksum) {
     throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() + " (checksum " +
-                                             index.corpus_checksum + ", now " + corpus.checksum +
+                                             index.corpus_checksum() + ", now " + corpus.checksum +
                                              "): run claimrag index again");
   }
   return index;
@@ -59,9 +59,9 @@ run::Run retrieve_bm25(const std::filesystem::path& beir_folder,
   const auto index = bm25::load_index(index_path);
   const auto corpus_path = beir_folder / "corpus.jsonl";
   const std::string checksum = io::file_checksum(corpus_path);
-  if (checksum != index.corpus_checksum) {
+  if (checksum != index.corpus_checksum()) {
     throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() +
-                                             " (checksum " + index.corpus_checksum + ", now " + checksum +
+                                             " (checksum " + index.corpus_checksum() + ", now " + checksum +
                                              "): run claimrag index again");
   }
   const bm25::Searcher searcher(index, bm25.parameters);

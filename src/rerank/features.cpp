@@ -17,7 +17,7 @@ std::vector<std::string> full_texts(const dataset::Corpus& corpus) {
 
 const dataset::Corpus& checked(const dataset::Corpus& corpus, const bm25::InvertedIndex& index) {
   bool same = corpus.documents.size() == index.document_count();
-  for (std::size_t d = 0; same && d < corpus.documents.size(); ++d) same = corpus.documents[d].id == index.doc_ids[d];
+  for (std::size_t d = 0; same && d < corpus.documents.size(); ++d) same = corpus.documents[d].id == index.doc_ids()[d];
   if (!same) {
     throw DataError("the BM25 index was not built from this corpus (" + std::to_string(index.document_count()) +
                     " indexed documents, " + std::to_string(corpus.documents.size()) +
@@ -65,19 +65,20 @@ FeatureExtractor::FeatureExtractor(const dataset::Corpus& corpus, const bm25::In
     document_tfidf_[i] = vectorizer_.transform(texts[i]);
     document_tfidf_norm_[i] = tfidf::l2_norm(document_tfidf_[i]);
   }
-  document_position_.reserve(index.doc_ids.size());
-  for (std::uint32_t d = 0; d < index.doc_ids.size(); ++d) document_position_.emplace(index.doc_ids[d], d);
+  document_position_.reserve(index.document_count());
+  for (std::uint32_t d = 0; d < index.document_count(); ++d) document_position_.emplace(index.doc_ids()[d], d);
 
   // Invert the postings: walking terms in increasing id order leaves each document's list sorted.
+  // Reading every term's postings here also checks them all before any parallel feature work.
   document_term_offsets_.assign(index.document_count() + 1, 0);
-  for (const std::uint32_t document : index.posting_documents) ++document_term_offsets_[document + 1];
+  for (std::uint32_t term = 0; term < index.term_count(); ++term) {
+    for (const std::uint32_t document : index.postings(term).documents) ++document_term_offsets_[document + 1];
+  }
   for (std::size_t d = 0; d < index.document_count(); ++d) document_term_offsets_[d + 1] += document_term_offsets_[d];
-  document_terms_.resize(index.posting_documents.size());
+  document_terms_.resize(index.posting_count());
   std::vector<std::uint64_t> cursor(document_term_offsets_.begin(), document_term_offsets_.end() - 1);
-  for (std::uint32_t term = 0; term < index.terms.size(); ++term) {
-    for (std::uint64_t p = index.term_offsets[term]; p < index.term_offsets[term + 1]; ++p) {
-      document_terms_[cursor[index.posting_documents[p]]++] = term;
-    }
+  for (std::uint32_t term = 0; term < index.term_count(); ++term) {
+    for (const std::uint32_t document : index.postings(term).documents) document_terms_[cursor[document]++] = term;
   }
 
   definition_.names.assign(feature_names().begin(), feature_names().end());
@@ -136,12 +137,12 @@ FeatureRow FeatureExtractor::features(const PreparedQuery& query, std::uint32_t 
   return {bm25_score,
           cosine,
           jaccard(query_set, static_cast<std::size_t>(end - begin), common),
-          static_cast<double>(index_.doc_lengths[document]),
+          static_cast<double>(index_.doc_lengths()[document]),
           query.length};
 }
 
 ClaimTables::ClaimTables(const FeatureExtractor& extractor)
-    : extractor_(extractor), tfidf_(extractor.vectorizer().size(), 0.0), terms_(extractor.index().terms.size(), 0) {}
+    : extractor_(extractor), tfidf_(extractor.vectorizer().size(), 0.0), terms_(extractor.index().term_count(), 0) {}
 
 void ClaimTables::load(const PreparedQuery& query) {
   for (const std::uint32_t index : tfidf_set_) tfidf_[index] = 0.0;
@@ -176,7 +177,7 @@ FeatureRow ClaimTables::features(std::uint32_t document, double bm25_score) cons
   return {bm25_score,
           norms == 0.0 ? 0.0 : dot / norms,
           jaccard(set_size_, static_cast<std::size_t>(end - begin), common),
-          static_cast<double>(x.index_.doc_lengths[document]),
+          static_cast<double>(x.index_.doc_lengths()[document]),
           length_};
 }
 

@@ -34,7 +34,7 @@ TrainingSet build_training_set(const FeatureExtractor& extractor, std::span<cons
   set.labels.resize(rows);
   set.query_ids.resize(rows);
   set.documents.resize(rows);
-  const auto& doc_ids = extractor.index().doc_ids;
+  const auto& doc_ids = extractor.index().doc_ids();
   const long count = static_cast<long>(queries.size());
   // Each claim fills its own rows, so the matrix is the same whatever the thread count.
 #pragma omp parallel
@@ -52,7 +52,7 @@ TrainingSet build_training_set(const FeatureExtractor& extractor, std::span<cons
       for (std::size_t f = 0; f < kFeatureCount; ++f) {
         set.features(static_cast<Eigen::Index>(row), static_cast<Eigen::Index>(f)) = values[f];
       }
-      const auto grade = judgments[qi]->find(doc_ids[hit.document]);
+      const auto grade = judgments[qi]->find(std::string(doc_ids[hit.document]));
       set.labels[row] = grade != judgments[qi]->end() && grade->second > 0 ? 1 : 0;
       set.query_ids[row] = queries[qi].id;
       set.documents[row] = hit.document;

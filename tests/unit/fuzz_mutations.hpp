@@ -57,11 +57,4 @@ inline void mutate(std::string& bytes, std::mt19937_64& rng) {
   }
 }
 
-/// Recomputes the trailing XXH64 of an io/artefact.hpp file, when it is long enough to have one.
-inline void reseal_artefact(std::string& bytes) {
-  if (bytes.size() < 16) return;
-  const std::uint64_t checksum = io::xxh64(std::string_view(bytes).substr(0, bytes.size() - 8));
-  std::memcpy(bytes.data() + bytes.size() - 8, &checksum, sizeof checksum);
-}
-
 }  // namespace claimrag::testing

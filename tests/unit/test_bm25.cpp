@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <optional>
 #include <random>
 
 #include "claimrag/bm25/index.hpp"
+#include "claimrag/bm25/index_format.hpp"
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
@@ -23,6 +27,19 @@ dataset::Corpus make_corpus(const std::vector<std::pair<std::string, std::string
     corpus.documents.push_back({"doc" + std::to_string(corpus.documents.size()), title, text});
   }
   return corpus;
+}
+
+std::vector<std::string> strings(const bm25::StringColumn& column) {
+  std::vector<std::string> values;
+  for (const std::string_view value : column.all()) values.emplace_back(value);
+  return values;
+}
+
+/// The bytes of a saved two-document index.
+std::string small_index_file(const TempFolder& folder) {
+  const auto path = folder.path() / "bm25.index";
+  bm25::save_index(bm25::build_index(make_corpus({{"T", "alpha beta"}, {"", "beta gamma gamma"}}), "c"), path);
+  return io::read_file(path);
 }
 
 // The oracle: BM25 straight from the definition, re-tokenizing every document per query.
@@ -52,14 +69,21 @@ double naive_bm25(const dataset::Corpus& corpus, const std::string& query, std::
 TEST(Bm25Index, InvertsTokensWithFrequenciesAndSortedTerms) {
   const auto corpus = make_corpus({{"Cat", "the cat sat"}, {"", "a dog"}});
   const auto index = bm25::build_index(corpus, "sum");
-  EXPECT_EQ(index.terms, (std::vector<std::string>{"a", "cat", "dog", "sat", "the"}));
-  EXPECT_EQ(index.doc_lengths, (std::vector<std::uint32_t>{4, 2}));
+  EXPECT_EQ(strings(index.terms()), (std::vector<std::string>{"a", "cat", "dog", "sat", "the"}));
+  EXPECT_EQ(strings(index.doc_ids()), (std::vector<std::string>{"doc0", "doc1"}));
+  EXPECT_EQ(std::vector<std::uint32_t>(index.doc_lengths().begin(), index.doc_lengths().end()), (std::vector<std::uint32_t>{4, 2}));
   EXPECT_DOUBLE_EQ(index.average_document_length(), 3.0);
   const auto cat = index.term_id("cat");
   ASSERT_EQ(cat, 1);
-  EXPECT_EQ(index.term_offsets[2] - index.term_offsets[1], 1u);
-  EXPECT_EQ(index.posting_frequencies[index.term_offsets[1]], 2u);  // title + text
+  EXPECT_EQ(index.document_frequency(1), 1u);
+  EXPECT_EQ(index.postings(1).documents[0], 0u);
+  EXPECT_EQ(index.postings(1).frequencies[0], 2u);  // title + text
+  EXPECT_EQ(index.term_id("a"), 0);
+  EXPECT_EQ(index.term_id("the"), 4);
   EXPECT_EQ(index.term_id("bird"), -1);
+  EXPECT_EQ(index.term_id("ca"), -1);
+  EXPECT_EQ(index.term_id("zzz"), -1);
+  EXPECT_EQ(index.posting_count(), 5u);  // cat, the, sat; a, dog
 }
 
 TEST(Bm25Search, ScoresMatchAHandComputation) {
@@ -140,26 +164,84 @@ TEST(Bm25Search, ManyQueriesGiveTheSameAsOneByOne) {
   }
 }
 
-TEST(Bm25IndexFile, RoundTripsAndRefusesCorruption) {
+TEST(Bm25IndexFile, RoundTripsByteForByte) {
   TempFolder folder;
   const auto corpus = make_corpus({{"T", "alpha beta"}, {"", "beta gamma gamma"}});
   const auto index = bm25::build_index(corpus, "0123456789abcdef");
   const auto path = folder.path() / "bm25.index";
   bm25::save_index(index, path);
   const auto loaded = bm25::load_index(path);
-  EXPECT_EQ(loaded.doc_ids, index.doc_ids);
-  EXPECT_EQ(loaded.terms, index.terms);
-  EXPECT_EQ(loaded.posting_documents, index.posting_documents);
-  EXPECT_EQ(loaded.posting_frequencies, index.posting_frequencies);
-  EXPECT_EQ(loaded.corpus_checksum, "0123456789abcdef");
+  EXPECT_TRUE(std::ranges::equal(loaded.image(), index.image()));
+  EXPECT_EQ(strings(loaded.doc_ids()), strings(index.doc_ids()));
+  EXPECT_EQ(strings(loaded.terms()), strings(index.terms()));
+  for (std::uint32_t t = 0; t < index.term_count(); ++t) {
+    EXPECT_TRUE(std::ranges::equal(loaded.postings(t).documents, index.postings(t).documents));
+    EXPECT_TRUE(std::ranges::equal(loaded.postings(t).frequencies, index.postings(t).frequencies));
+  }
+  EXPECT_EQ(loaded.corpus_checksum(), "0123456789abcdef");
   EXPECT_EQ(loaded.term_id("gamma"), index.term_id("gamma"));
+  EXPECT_EQ(loaded.average_document_length(), index.average_document_length());
+}
 
-  std::string bytes = io::read_file(path);
-  std::string flipped = bytes;
-  flipped[bytes.size() / 2] ^= 0x20;
-  expect_error<DataError>([&] { bm25::load_index(folder.write("flipped.index", flipped)); }, "checksum mismatch");
+TEST(Bm25IndexFile, AnEmptyCorpusRoundTripsAndFindsNothing) {
+  TempFolder folder;
+  const auto path = folder.path() / "empty.index";
+  bm25::save_index(bm25::build_index(dataset::Corpus{}, "e"), path);
+  const auto loaded = bm25::load_index(path);
+  EXPECT_EQ(loaded.document_count(), 0u);
+  EXPECT_EQ(loaded.term_count(), 0u);
+  EXPECT_EQ(loaded.term_id("anything"), -1);
+  EXPECT_EQ(loaded.corpus_checksum(), "e");
+  EXPECT_TRUE(bm25::Searcher(loaded, {}).search("anything", 10).empty());
+}
+
+TEST(Bm25IndexFile, RefusesCutOrForeignFilesAtOpen) {
+  TempFolder folder;
+  const std::string bytes = small_index_file(folder);
   expect_error<DataError>([&] { bm25::load_index(folder.write("cut.index", bytes.substr(0, bytes.size() - 20))); },
                           "cut.index");
   expect_error<DataError>([&] { bm25::load_index(folder.write("other.index", "hello world, not an index")); },
                           "not a claimrag artefact");
+  std::string version_one = bytes;
+  version_one[bm25::format::kVersionAt] = 1;
+  expect_error<DataError>([&] { bm25::load_index(folder.write("v1.index", version_one)); },
+                          "format version 1, this claimrag reads 2: rebuild it");
+  expect_error<DataError>([&] { bm25::load_index(folder.path() / "missing.index"); }, "missing.index");
+}
+
+// Opening checks everything but the postings; a term's postings are checked when first read. So
+// every single flipped bit is refused either at open or by the first read of the postings it hit.
+TEST(Bm25IndexFile, EveryFlippedBitIsRefusedAtOpenOrAtFirstRead) {
+  TempFolder folder;
+  const std::string bytes = small_index_file(folder);
+  bm25::format::IndexHeader header;
+  std::memcpy(&header, bytes.data() + bm25::format::kPrefixBytes, sizeof header);
+  const auto& documents = header.sections[bm25::format::kPostingDocuments];
+  const auto& frequencies = header.sections[bm25::format::kPostingFrequencies];
+  const auto inside = [](std::size_t at, const bm25::format::SectionEntry& section) {
+    return at >= section.offset && at < section.offset + section.bytes;
+  };
+  std::size_t refused_at_open = 0;
+  std::size_t refused_at_read = 0;
+  for (std::size_t at = 0; at < bytes.size(); ++at) {
+    std::string flipped = bytes;
+    flipped[at] ^= 0x08;
+    const auto file = folder.write("flipped.index", flipped);
+    std::optional<bm25::InvertedIndex> opened;
+    try {
+      opened.emplace(bm25::load_index(file));
+    } catch (const DataError& error) {
+      ++refused_at_open;
+      EXPECT_NE(std::string(error.what()).find("flipped.index"), std::string::npos) << error.what();
+      continue;
+    }
+    const bool in_postings = inside(at, documents) || inside(at, frequencies);
+    EXPECT_TRUE(in_postings) << "byte " << at << " changed but opened";
+    expect_error<DataError>([&] {
+      for (std::uint32_t t = 0; t < opened->term_count(); ++t) (void)opened->postings(t);
+    }, "checksum mismatch");
+    ++refused_at_read;
+  }
+  EXPECT_EQ(refused_at_read, documents.bytes + frequencies.bytes);
+  EXPECT_EQ(refused_at_open + refused_at_read, bytes.size());
 }

@@ -38,12 +38,15 @@ TEST(Bm25Bounds, KeepTheUndominatedFrequencyLengthPairs) {
   // "a": (tf 1, len 4), (tf 2, len 3), (tf 2, len 5), (tf 1, len 2) -> undominated: (2, 3), (1, 2).
   corpus.documents = {{"d0", "", "a x y z"}, {"d1", "", "a a y"}, {"d2", "", "a a x y z"}, {"d3", "", "a z"}};
   const auto index = bm25::build_index(corpus, "");
-  const auto a = static_cast<std::size_t>(index.term_id("a"));
-  ASSERT_EQ(index.bound_offsets[a + 1] - index.bound_offsets[a], 2u);
-  EXPECT_EQ(index.bound_frequencies[index.bound_offsets[a]], 2u);
-  EXPECT_EQ(index.bound_lengths[index.bound_offsets[a]], 3u);
-  EXPECT_EQ(index.bound_frequencies[index.bound_offsets[a] + 1], 1u);
-  EXPECT_EQ(index.bound_lengths[index.bound_offsets[a] + 1], 2u);
+  const auto a = static_cast<std::uint32_t>(index.term_id("a"));
+  const auto frequencies = index.bound_frequencies(a);
+  const auto lengths = index.bound_lengths(a);
+  ASSERT_EQ(frequencies.size(), 2u);
+  ASSERT_EQ(lengths.size(), 2u);
+  EXPECT_EQ(frequencies[0], 2u);
+  EXPECT_EQ(lengths[0], 3u);
+  EXPECT_EQ(frequencies[1], 1u);
+  EXPECT_EQ(lengths[1], 2u);
 }
 
 TEST(Bm25Pruning, EqualsExhaustiveScoringOnASyntheticCorpusWithTies) {

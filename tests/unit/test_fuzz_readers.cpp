@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
+#include <span>
 #include <functional>
 #include <map>
 #include <random>
@@ -13,6 +16,7 @@
 #include <typeinfo>
 
 #include "claimrag/bm25/index.hpp"
+#include "claimrag/bm25/index_format.hpp"
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/model_io.hpp"
 #include "claimrag/error.hpp"
@@ -77,6 +81,7 @@ void fuzz(const std::string& original, const fs::path& file, const Reader& read,
 }
 
 void no_reseal(std::string&) {}
+void reseal_bm25_index(std::string& bytes) { bm25::format::seal(std::as_writable_bytes(std::span(bytes))); }
 void reseal_safetensors(std::string& bytes) { io::reseal_safetensors(bytes); }
 
 rerank::RerankerModel small_reranker() {
@@ -97,28 +102,40 @@ TEST(FuzzReaders, Bm25IndexWithRecomputedChecksum) {
   TempFolder folder;
   const auto file = folder.path() / "bm25.index";
   bm25::save_index(bm25::build_index(small_corpus(), "c"), file);
-  fuzz(io::read_file(file), file, load_and_search_index, claimrag::testing::reseal_artefact, 1);
+  fuzz(io::read_file(file), file, load_and_search_index, reseal_bm25_index, 1);
   fuzz(io::read_file(file), file, load_and_search_index, no_reseal, 2);
 }
 
 TEST(FuzzReaders, Bm25IndexWithForgedOffsetsIsRefusedNotSearched) {
   TempFolder folder;
-  auto index = bm25::build_index(small_corpus(), "c");
-  ASSERT_GT(index.term_offsets.size(), 3u);
   const auto file = folder.path() / "bm25.index";
-  for (const std::uint64_t forged : {std::uint64_t{1} << 40, index.term_offsets.back() + 1}) {
-    auto damaged = index;
-    damaged.term_offsets[1] = forged;  // the checksum is valid: only the contents lie
-    bm25::save_index(damaged, file);
+  bm25::save_index(bm25::build_index(small_corpus(), "c"), file);
+  const std::string original = io::read_file(file);
+  bm25::format::IndexHeader header;
+  std::memcpy(&header, original.data() + bm25::format::kPrefixBytes, sizeof header);
+  const auto offsets_at = header.sections[bm25::format::kPostingOffsets].offset;
+  const auto postings = header.postings;
+  // The checksums are valid: only the contents lie.
+  for (const std::uint64_t forged : {std::uint64_t{1} << 40, postings + 1}) {
+    std::string damaged = original;
+    std::memcpy(damaged.data() + offsets_at + 8, &forged, sizeof forged);  // term 1's first posting
+    reseal_bm25_index(damaged);
+    io::write_file_atomically(file, damaged, true);
     claimrag::testing::expect_error<DataError>([&] { load_and_search_index(file); }, "inconsistent index contents");
   }
-  // Postings out of document order: search binary-searches them.
-  auto unordered = index;
-  const auto stroke = static_cast<std::size_t>(index.term_id("stroke"));
-  const std::uint64_t first = index.term_offsets[stroke];
-  ASSERT_EQ(index.term_offsets[stroke + 1] - first, 2u);
-  std::swap(unordered.posting_documents[first], unordered.posting_documents[first + 1]);
-  bm25::save_index(unordered, file);
+  // Postings out of document order: search binary-searches them. Refused when first read.
+  const auto index = bm25::build_index(small_corpus(), "c");
+  const auto stroke = static_cast<std::uint32_t>(index.term_id("stroke"));
+  ASSERT_EQ(index.document_frequency(stroke), 2u);
+  std::uint64_t first = 0;
+  std::memcpy(&first, original.data() + offsets_at + 8 * stroke, sizeof first);
+  std::string unordered = original;
+  char* documents = unordered.data() + header.sections[bm25::format::kPostingDocuments].offset;
+  std::swap_ranges(documents + 4 * first, documents + 4 * first + 4, documents + 4 * first + 4);
+  reseal_bm25_index(unordered);
+  io::write_file_atomically(file, unordered, true);
+  const auto opened = bm25::load_index(file);
+  claimrag::testing::expect_error<DataError>([&] { (void)opened.postings(stroke); }, "out of range or order");
   claimrag::testing::expect_error<DataError>([&] { load_and_search_index(file); }, "out of range or order");
 }
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/io/mapped_file.hpp"
 #include "claimrag/io/text_lines.hpp"
 #include "support/temp_folder.hpp"
 
@@ -71,4 +73,24 @@ TEST(ReadFile, MissingFileIsADataErrorNamingIt) {
     EXPECT_NE(std::string(error.what()).find("/nonexistent/claimrag/file.jsonl"), std::string::npos);
     EXPECT_EQ(error.exit_code(), ExitCode::data);
   }
+}
+
+TEST(MappedFile, MapsTheBytesAndKeepsThemAcrossAMove) {
+  claimrag::testing::TempFolder folder;
+  const auto path = folder.write("data.bin", std::string("abc\0def", 7));
+  io::MappedFile mapped(path);
+  ASSERT_EQ(mapped.bytes().size(), 7u);
+  const std::byte* where = mapped.bytes().data();
+  EXPECT_EQ(std::memcmp(where, "abc\0def", 7), 0);
+  io::MappedFile moved(std::move(mapped));
+  EXPECT_EQ(moved.bytes().data(), where);
+  EXPECT_TRUE(mapped.bytes().empty());  // NOLINT(bugprone-use-after-move): a moved-from mapping is empty
+  EXPECT_TRUE(io::MappedFile(folder.write("empty.bin", "")).bytes().empty());
+}
+
+TEST(MappedFile, MissingFileOrFolderIsADataErrorNamingIt) {
+  claimrag::testing::expect_error<DataError>([] { io::MappedFile("/nonexistent/claimrag/index.bin"); },
+                                             "/nonexistent/claimrag/index.bin: cannot open");
+  claimrag::testing::TempFolder folder;
+  claimrag::testing::expect_error<DataError>([&] { io::MappedFile{folder.path()}; }, "is not a regular file");
 }

@@ -68,20 +68,31 @@ class Searcher {
   [[nodiscard]] const InvertedIndex& index() const { return index_; }
 
  private:
-  /// Term ids of the query's tokens in query order, repeats kept, unknown tokens dropped.
+  /// Term ids of the query's tokens in query order, repeats kept, unknown tokens dropped; their
+  /// postings are checked here (InvertedIndex::postings), so a damaged file throws before any
+  /// parallel work starts.
   [[nodiscard]] std::vector<std::uint32_t> query_terms(std::string_view query) const;
+  [[nodiscard]] std::vector<std::vector<std::uint32_t>> terms_of(const std::vector<std::string_view>& queries) const;
+  [[nodiscard]] std::vector<Hit> search_terms(const std::vector<std::uint32_t>& terms, std::size_t k,
+                                              std::vector<double>& scores) const;
+  [[nodiscard]] std::vector<Hit> search_pruned_terms(const std::vector<std::uint32_t>& occurrences, std::size_t k) const;
   /// Adds every query-term occurrence's contribution into `scores`, in query order.
   void accumulate(const std::vector<std::uint32_t>& terms, std::vector<double>& scores) const;
-  /// The contribution of posting p of term t (see impacts_).
-  [[nodiscard]] double impact(std::uint32_t /*term*/, std::uint64_t posting) const { return impacts_[posting]; }
+  [[nodiscard]] double idf(std::uint32_t term) const;
+  /// k1·(1 − b + b·length/avgdl).
+  [[nodiscard]] double length_norm(std::uint32_t length) const;
+  /// The largest contribution of one occurrence of `term`, from the index's bound pairs.
+  [[nodiscard]] double max_impact(std::uint32_t term) const;
+  /// One posting's contribution. Every scorer and bound goes through this one expression, so equal
+  /// inputs give equal bits. Computed on demand rather than stored per posting, so that opening a
+  /// large index costs nothing per posting.
+  [[nodiscard]] double impact(double term_idf, std::uint32_t frequency, double document_norm) const {
+    return term_idf * frequency * (parameters_.k1 + 1.0) / (frequency + document_norm);
+  }
 
   const InvertedIndex& index_;
   Bm25Parameters parameters_;
-  /// Per posting: idf(t)·tf·(k1+1) / (tf + k1·(1 − b + b·|d|/avgdl)), computed once: a query then
-  /// costs one addition per posting of its terms (computing it on demand made the exhaustive scorer
-  /// about twice as slow on SciFact), at 8 bytes per posting.
-  std::vector<double> impacts_;
-  std::vector<double> max_impact_;   ///< per term: its largest contribution, from the index's bound pairs
+  std::vector<double> document_norm_;  ///< per document: length_norm(its length)
 };
 
 /// Turns hits into a run ranking with document ids from the index.

@@ -1,0 +1,159 @@
+// Laying an index out as an image (bm25/index_format.hpp), and opening one: what is checked when,
+// and how a term's postings are checked on first use.
+
+#include <bit>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "claimrag/bm25/index.hpp"
+#include "claimrag/bm25/index_format.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/io/checksum.hpp"
+#include "index_contents.hpp"
+
+namespace claimrag::bm25 {
+
+static_assert(std::endian::native == std::endian::little, "the index is read in place as little-endian arrays");
+
+namespace {
+
+
+std::uint64_t align8(std::uint64_t offset) { return (offset + 7) / 8 * 8; }
+
+std::uint64_t hash(std::span<const std::byte> bytes) {
+  return io::xxh64(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+format::IndexHeader read_header(std::span<const std::byte> image) {
+  format::IndexHeader header;
+  std::memcpy(&header, image.data() + format::kPrefixBytes, sizeof header);
+  return header;
+}
+
+void write_header(std::span<std::byte> image, const format::IndexHeader& header) {
+  std::memcpy(image.data() + format::kPrefixBytes, &header, sizeof header);
+}
+
+/// Where a section may be read: inside the image and 8-byte aligned.
+bool section_fits(const format::SectionEntry& entry, std::uint64_t image_bytes) {
+  return entry.offset % 8 == 0 && entry.offset >= format::kHeaderBytes && entry.offset <= image_bytes &&
+         entry.bytes <= image_bytes - entry.offset;
+}
+
+}  // namespace
+
+namespace format {
+
+void seal(std::span<std::byte> image) {
+  if (image.size() < kHeaderBytes) return;
+  IndexHeader header = read_header(image);
+  const SectionEntry& sums = header.sections[kBlockChecksums];
+  if (header.block_bytes == 0 || !section_fits(sums, image.size())) return;
+  const std::uint64_t slots = sums.bytes / 8;
+  for (std::size_t s = 0; s < kBlockChecksums; ++s) {
+    const SectionEntry& entry = header.sections[s];
+    if (!section_fits(entry, image.size())) continue;
+    const std::uint64_t blocks = block_count(entry.bytes, header.block_bytes);
+    for (std::uint64_t b = 0; b < blocks && entry.first_block < slots && b < slots - entry.first_block; ++b) {
+      const std::uint64_t begin = b * header.block_bytes;
+      const std::uint64_t size = std::min(header.block_bytes, entry.bytes - begin);
+      const std::uint64_t sum = hash(image.subspan(entry.offset + begin, size));
+      std::memcpy(image.data() + sums.offset + (entry.first_block + b) * 8, &sum, 8);
+    }
+  }
+  header.block_checksums_checksum = hash(image.subspan(sums.offset, sums.bytes));
+  write_header(image, header);
+  header.header_checksum = hash(image.first(kHeaderBytes - 8));
+  write_header(image, header);
+}
+
+}  // namespace format
+
+namespace detail {
+
+std::vector<std::uint64_t> write_image(const IndexContents& contents) {
+  const auto bytes_of = [](const auto& values) {
+    return std::span<const std::byte>(reinterpret_cast<const std::byte*>(values.data()),
+                                      values.size() * sizeof(values[0]));
+  };
+  // In the order of format::Section; the block checksums are computed by seal().
+  const std::array<std::span<const std::byte>, format::kSectionCount> sections = {
+      bytes_of(contents.doc_id_offsets),  bytes_of(contents.doc_id_text),         bytes_of(contents.doc_lengths),
+      bytes_of(contents.term_text_offsets), bytes_of(contents.term_text),         bytes_of(contents.posting_offsets),
+      bytes_of(contents.posting_documents), bytes_of(contents.posting_frequencies), bytes_of(contents.bound_offsets),
+      bytes_of(contents.bound_frequencies), bytes_of(contents.bound_lengths),     bytes_of(contents.metadata),
+      {}};
+  format::IndexHeader header;
+  header.documents = contents.doc_lengths.size();
+  header.terms = contents.posting_offsets.size() - 1;
+  header.postings = contents.posting_documents.size();
+  header.bound_pairs = contents.bound_frequencies.size();
+  std::uint64_t offset = format::kHeaderBytes;
+  std::uint64_t blocks = 0;
+  for (std::size_t s = 0; s < format::kBlockChecksums; ++s) {
+    header.sections[s] = {offset, sections[s].size(), blocks};
+    offset = align8(offset + sections[s].size());
+    blocks += format::block_count(sections[s].size(), header.block_bytes);
+  }
+  header.sections[format::kBlockChecksums] = {offset, blocks * 8, 0};
+  offset += blocks * 8;
+  std::vector<std::uint64_t> words(offset / 8, 0);
+  const std::span<std::byte> image(reinterpret_cast<std::byte*>(words.data()), offset);
+  std::memcpy(image.data(), format::kMagic.data(), format::kMagic.size());
+  const auto kind_length = static_cast<std::uint32_t>(format::kKind.size());
+  std::memcpy(image.data() + 8, &kind_length, 4);
+  std::memcpy(image.data() + format::kKindAt, format::kKind.data(), format::kKind.size());
+  std::memcpy(image.data() + format::kVersionAt, &format::kVersion, 4);
+  for (std::size_t s = 0; s < format::kBlockChecksums; ++s) {
+    if (!sections[s].empty()) std::memcpy(image.data() + header.sections[s].offset, sections[s].data(), sections[s].size());
+  }
+  write_header(image, header);
+  format::seal(image);
+  return words;
+}
+
+}  // namespace detail
+
+InvertedIndex::InvertedIndex() = default;
+InvertedIndex::~InvertedIndex() = default;
+InvertedIndex::InvertedIndex(InvertedIndex&&) noexcept = default;
+InvertedIndex& InvertedIndex::operator=(InvertedIndex&&) noexcept = default;
+
+std::span<const std::byte> InvertedIndex::image() const {
+  if (const auto* words = std::get_if<std::vector<std::uint64_t>>(&storage_)) {
+    return {reinterpret_cast<const std::byte*>(words->data()), words->size() * 8};
+  }
+  return std::get<io::MappedFile>(storage_).bytes();
+}
+
+InvertedIndex InvertedIndex::from_built_image(std::vector<std::uint64_t> image) {
+  InvertedIndex index;
+  index.storage_ = std::move(image);
+  index.attach(index.image(), "(index built in memory)", /*trusted=*/true);
+  return index;
+}
+
+InvertedIndex InvertedIndex::open_file(const std::filesystem::path& path) {
+  InvertedIndex index;
+  index.storage_ = io::MappedFile(path);
+  index.attach(index.image(), path.string(), /*trusted=*/false);
+  return index;
+}
+
+std::span<const std::uint32_t> InvertedIndex::bound_frequencies(std::uint32_t t) const {
+  return bound_frequencies_.subspan(bound_offsets_[t], bound_offsets_[t + 1] - bound_offsets_[t]);
+}
+
+std::span<const std::uint32_t> InvertedIndex::bound_lengths(std::uint32_t t) const {
+  return bound_lengths_.subspan(bound_offsets_[t], bound_offsets_[t + 1] - bound_offsets_[t]);
+}
+
+PostingList InvertedIndex::postings(std::uint32_t t) const {
+  if (term_checked_[t].load(std::memory_order_acquire) == 0) check_postings(t);
+  const std::uint64_t begin = posting_offsets_[t];
+  const std::uint64_t size = posting_offsets_[t + 1] - begin;
+  return {posting_documents_.subspan(begin, size), posting_frequencies_.subspan(begin, size)};
+}
+
+}  // namespace claimrag::bm25
