@@ -272,6 +272,7 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_interrogation(top.object("interrogation"), config.interrogation);
   read_sufficiency(top.object("sufficiency"), config.sufficiency);
   read_grounding(top.object("grounding"), config.grounding);
+  read_lexical_ranker(top.object("lexical_ranker"), config.lexical_ranker);
   top.finish();
   config.dense.seed = config.seed;
   config.sufficiency.benchmark.seed = config.seed;

@@ -100,7 +100,7 @@ Stage gate_stage(const ExperimentConfig& config) {
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
                                               "training_runs", "evidence", "evidence_gold", "gate", "verification",
-                                              "grounding", "interrogation", "sufficiency"};
+                                              "grounding", "interrogation", "sufficiency", "lexical_ranker"};
   return names;
 }
 
@@ -126,6 +126,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "grounding") return grounding_stage();
   if (name == "interrogation") return interrogation_stage();
   if (name == "sufficiency") return sufficiency_stage();
+  if (name == "lexical_ranker") return lexical_ranker_stage();
   std::string known;
   for (const auto& stage : stage_names()) known += (known.empty() ? "" : ", ") + stage;
   throw UsageError("stages: unknown stage \"" + name + "\" (known: " + known + ")");

@@ -13,6 +13,7 @@
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
+#include "claimrag/experiment/lexical_ranker_config.hpp"
 #include "claimrag/sufficiency/benchmark.hpp"
 #include "claimrag/sufficiency/evaluation.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
@@ -165,6 +166,7 @@ struct ExperimentConfig {
   InterrogationConfig interrogation;
   SufficiencyConfig sufficiency;
   GroundingConfig grounding;
+  LexicalRankerConfig lexical_ranker;
   /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
   /// the file: every stage whose inputs the data has (the gold-rationale one only with
   /// data.original).
