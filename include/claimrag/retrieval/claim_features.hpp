@@ -1,10 +1,10 @@
 #pragma once
 // The candidates of one claim and their features, for the learned ranker (learned_ranker.hpp).
 //
-// Three first-stage runs (and a fourth, below) are scored over every abstract: BM25 of the whole abstract, BM25 of the
-// RM3-expanded claim (feedback.hpp), and the best sentence's BM25 (abstract_indexes.hpp). The
-// candidates are the union of each run's top `depth`. Each candidate gets, in feature_names()
-// order:
+// Four first-stage runs are scored over every abstract: BM25 of the whole abstract, BM25 of the
+// RM3-expanded claim (feedback.hpp), the best sentence's BM25 (abstract_indexes.hpp), all three
+// over stemmed tokens, and BM25 over the tokens as written (the paper's). The candidates are the
+// union of each run's top `depth`. Each candidate gets, in claim_feature_names() order:
 //   bm25, rm3, sentence_max        the three runs' scores
 //   bm25_relative, rm3_relative,   each divided by the run's best score for the claim: BM25 scores
 //   sentence_max_relative          grow with the claim's length and rarity, ranks within a claim do not
@@ -17,7 +17,6 @@
 //   log_length                     ln(1 + tokens of the abstract)
 //   exact_bm25, exact_bm25_relative, exact_sentence_max   BM25 and best-sentence BM25 over the
 //                                  tokens as written (every other feature is over stemmed tokens)
-// Exact-token BM25 (the paper's) is a fourth first-stage run for the candidates.
 #include <array>
 #include <cstddef>
 #include <cstdint>
