@@ -289,6 +289,7 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   read_sufficiency(top.object("sufficiency"), config.sufficiency);
   read_grounding(top.object("grounding"), config.grounding);
   read_abstention(top.object("abstention"), config.abstention);
+  read_lexical_ranker(top.object("lexical_ranker"), config.lexical_ranker);
   top.finish();
   config.abstention.seed = config.seed;
   config.dense.seed = config.seed;

@@ -102,7 +102,7 @@ Stage gate_stage(const ExperimentConfig& config) {
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
                                               "training_runs", "evidence", "evidence_gold", "gate", "verification",
-                                              "grounding", "interrogation", "sufficiency", "abstention"};
+                                              "grounding", "interrogation", "sufficiency", "abstention", "lexical_ranker"};
   return names;
 }
 
@@ -129,6 +129,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "interrogation") return interrogation_stage();
   if (name == "sufficiency") return sufficiency_stage();
   if (name == "abstention") return abstention_stage();
+  if (name == "lexical_ranker") return lexical_ranker_stage();
   std::string known;
   for (const auto& stage : stage_names()) known += (known.empty() ? "" : ", ") + stage;
   throw UsageError("stages: unknown stage \"" + name + "\" (known: " + known + ")");

@@ -21,7 +21,7 @@ void write_reproduction_outputs(const Reproduction& reproduction, const Experime
                                 const std::filesystem::path& folder) {
   const auto& results = reproduction.results;
   if (results.contains("evidence") || results.contains("evidence_gold")) write_table7(results, paper, folder / "tables");
-  write_ranking_tables(results, {"bm25", "dense", "hybrid", "hybrid_rerank"}, folder / "tables");
+  write_ranking_tables(results, {"bm25", "dense", "hybrid", "hybrid_rerank", "lexical_ranker"}, folder / "tables");
   write_table9(reproduction.timings, folder / "tables");
   io::write_file_atomically(folder / "results.json", io::json_text(results_to_json(reproduction), (folder / "results.json").string(), 2) + "\n");
   write_meta(folder, config, {{"stage", "reproduce"}, {"data", config.data.beir}});

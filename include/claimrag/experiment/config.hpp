@@ -14,6 +14,7 @@
 #include "claimrag/abstention/comparison.hpp"
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
+#include "claimrag/experiment/lexical_ranker_config.hpp"
 #include "claimrag/sufficiency/benchmark.hpp"
 #include "claimrag/sufficiency/evaluation.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
@@ -172,6 +173,7 @@ struct ExperimentConfig {
   SufficiencyConfig sufficiency;
   GroundingConfig grounding;
   AbstentionConfig abstention;
+  LexicalRankerConfig lexical_ranker;
   /// The reproduction's stages in running order (experiment/pipeline.hpp names them). Absent from
   /// the file: every stage whose inputs the data has (the gold-rationale one only with
   /// data.original).

@@ -14,6 +14,7 @@
 //   grounding      claim-level selective grounding on a SciFact answer benchmark (needs data.original)
 //   interrogation  multi-probe interrogation (CIBER) with the verifier as responder (needs data.original)
 //   sufficiency    evidence sufficiency (SURE-RAG) on a SciFact benchmark (needs data.original)
+//   lexical_ranker stemmed BM25 views and a listwise ranker trained on the train split (runs/lexical_ranker.trec)
 //   abstention     every abstention strategy compared on the same claims (needs data.original)
 // The evidence stages score against SciFact's gold rationales too when data.original is set. The
 // stages of the systems built on the verifier live in pipeline_systems.cpp.
@@ -42,6 +43,8 @@ Stage grounding_stage();
 Stage interrogation_stage();
 Stage sufficiency_stage();
 Stage abstention_stage();
+/// Beyond the paper's retrieval (experiment/lexical_ranker_stage.hpp).
+Stage lexical_ranker_stage();
 
 /// Every stage name, in the default order.
 const std::vector<std::string>& stage_names();

@@ -1,0 +1,46 @@
+#pragma once
+// The judged claims a learned ranker is trained and cross-validated on: each claim's candidates,
+// their 0/1 labels from the qrels, and the fold of each claim, grouped by cited abstract
+// (verification/claim_folds.hpp: claims sharing a judged abstract, transitively, share a fold).
+#include <cstddef>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "claimrag/dataset/beir.hpp"
+#include "claimrag/retrieval/claim_features.hpp"
+#include "claimrag/retrieval/learned_ranker.hpp"
+#include "claimrag/run/run.hpp"
+
+namespace claimrag::retrieval {
+
+struct TrainingClaims {
+  std::vector<std::string> ids;
+  std::vector<ClaimCandidates> candidates;
+  std::vector<std::vector<int>> labels;                    ///< per claim, per candidate
+  std::vector<std::map<std::string, int>> judgments;       ///< per claim, its qrels
+  std::vector<std::size_t> folds;                          ///< per claim
+};
+
+/// Candidates of every claim of `queries` (each judged in `qrels`, else UsageError naming it),
+/// computed in parallel (the result does not depend on the thread count), labelled from the
+/// qrels, with `fold_count` family folds.
+TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::span<const dataset::Query> queries,
+                                     const dataset::Qrels& qrels, std::size_t fold_count);
+
+/// The ranking of `claim` as a run ranking (document ids of the featurizer's corpus), best
+/// first, cut to `depth`; scores are the ranker's decision values.
+run::Ranking ranked(const LearnedRanker& ranker, const AbstractIndexes& indexes, std::string query_id,
+                    const ClaimCandidates& claim, std::size_t depth);
+
+/// nDCG@cutoff of every claim ranked by a ranker trained on the other folds (one fit per fold).
+std::vector<double> cross_validated_ndcg(const TrainingClaims& claims, const AbstractIndexes& indexes,
+                                         const LearnedRankerOptions& options, std::size_t cutoff = 10);
+
+/// nDCG@cutoff of every claim with its candidates ordered by one feature column alone (ties to
+/// the smaller corpus position): the first-stage runs' baselines on the same claims.
+std::vector<double> single_feature_ndcg(const TrainingClaims& claims, const AbstractIndexes& indexes,
+                                        std::size_t column, std::size_t cutoff = 10);
+
+}  // namespace claimrag::retrieval

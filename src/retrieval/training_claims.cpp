@@ -1,0 +1,103 @@
+#include "claimrag/retrieval/training_claims.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "claimrag/error.hpp"
+#include "claimrag/metrics/ranking.hpp"
+#include "claimrag/parallel_for.hpp"
+#include "claimrag/verification/claim_folds.hpp"
+
+namespace claimrag::retrieval {
+namespace {
+
+double ndcg_of_order(const AbstractIndexes& indexes, const ClaimCandidates& claim, const std::vector<std::size_t>& order,
+                     const std::map<std::string, int>& judgments, std::size_t cutoff) {
+  std::vector<run::ScoredDocument> ranking;
+  const std::size_t kept = std::min(cutoff, order.size());
+  for (std::size_t r = 0; r < kept; ++r) {
+    ranking.push_back({std::string(indexes.whole.doc_ids()[claim.documents[order[r]]]), static_cast<double>(kept - r)});
+  }
+  return metrics::ndcg_at(ranking, judgments, cutoff);
+}
+
+}  // namespace
+
+TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::span<const dataset::Query> queries,
+                                     const dataset::Qrels& qrels, std::size_t fold_count) {
+  TrainingClaims claims;
+  claims.candidates.resize(queries.size());
+  std::vector<std::vector<std::string>> documents_of_claim;
+  for (const auto& query : queries) {
+    const auto found = qrels.judgments.find(query.id);
+    if (found == qrels.judgments.end()) throw UsageError("learned ranker: claim " + query.id + " has no judgments");
+    claims.ids.push_back(query.id);
+    claims.judgments.push_back(found->second);
+    std::vector<std::string> judged;
+    for (const auto& [doc_id, grade] : found->second) judged.push_back(doc_id);
+    documents_of_claim.push_back(std::move(judged));
+  }
+  parallel_for(queries.size(), [&](std::size_t c) { claims.candidates[c] = featurizer.candidates(queries[c].text); });
+  const auto& doc_ids = featurizer.indexes().whole.doc_ids();
+  for (std::size_t c = 0; c < queries.size(); ++c) {
+    std::vector<int> labels;
+    for (const auto d : claims.candidates[c].documents) {
+      const auto grade = claims.judgments[c].find(std::string(doc_ids[d]));
+      labels.push_back(grade != claims.judgments[c].end() && grade->second > 0 ? 1 : 0);
+    }
+    claims.labels.push_back(std::move(labels));
+  }
+  claims.folds = verification::family_folds(documents_of_claim, fold_count);
+  return claims;
+}
+
+run::Ranking ranked(const LearnedRanker& ranker, const AbstractIndexes& indexes, std::string query_id,
+                    const ClaimCandidates& claim, std::size_t depth) {
+  std::vector<double> scores;
+  const auto order = rank_candidates(ranker, claim, &scores);
+  run::Ranking ranking{std::move(query_id), {}};
+  for (std::size_t r = 0; r < std::min(depth, order.size()); ++r) {
+    ranking.documents.push_back({std::string(indexes.whole.doc_ids()[claim.documents[order[r]]]), scores[order[r]]});
+  }
+  return ranking;
+}
+
+std::vector<double> cross_validated_ndcg(const TrainingClaims& claims, const AbstractIndexes& indexes,
+                                         const LearnedRankerOptions& options, std::size_t cutoff) {
+  const std::size_t fold_count = claims.folds.empty() ? 0 : *std::max_element(claims.folds.begin(), claims.folds.end()) + 1;
+  std::vector<double> ndcg(claims.ids.size(), 0.0);
+  for (std::size_t fold = 0; fold < fold_count; ++fold) {
+    std::vector<ClaimCandidates> train_candidates;
+    std::vector<std::vector<int>> train_labels;
+    for (std::size_t c = 0; c < claims.ids.size(); ++c) {
+      if (claims.folds[c] == fold) continue;
+      train_candidates.push_back(claims.candidates[c]);
+      train_labels.push_back(claims.labels[c]);
+    }
+    const auto ranker = train_learned_ranker(train_candidates, train_labels, options);
+    for (std::size_t c = 0; c < claims.ids.size(); ++c) {
+      if (claims.folds[c] != fold) continue;
+      ndcg[c] = ndcg_of_order(indexes, claims.candidates[c], rank_candidates(ranker, claims.candidates[c]),
+                              claims.judgments[c], cutoff);
+    }
+  }
+  return ndcg;
+}
+
+std::vector<double> single_feature_ndcg(const TrainingClaims& claims, const AbstractIndexes& indexes,
+                                        std::size_t column, std::size_t cutoff) {
+  if (column >= kClaimFeatureCount) throw UsageError("single_feature_ndcg: no feature column " + std::to_string(column));
+  std::vector<double> ndcg;
+  for (std::size_t c = 0; c < claims.ids.size(); ++c) {
+    const auto& candidates = claims.candidates[c];
+    std::vector<std::size_t> order(candidates.documents.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return candidates.features[a][column] > candidates.features[b][column];
+    });
+    ndcg.push_back(ndcg_of_order(indexes, candidates, order, claims.judgments[c], cutoff));
+  }
+  return ndcg;
+}
+
+}  // namespace claimrag::retrieval
