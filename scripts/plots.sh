@@ -70,7 +70,7 @@ if [ -f "$tables/abstention_curves.tsv" ]; then
     set xlabel 'coverage (share of claims answered)'; set ylabel 'risk (unsafe share of answered claims)';
     set key bottom right noenhanced; set xrange [0:1]; set yrange [0:1]; set grid;
     plot for [c=2:$((columns - 1))] '$tables/abstention_curves.tsv' using 1:c with lines lw 2 title columnhead(c),
-         '' using 1:$columns with lines lw 2 dt 2 lc rgb 'black' title columnhead($columns)"
+         '' using 1:$columns with lines lw 2 dt 2 lc rgb 'gray50' title columnhead($columns)"
 fi
 
 echo "plots: figures 2-6 -> $figures"
