@@ -88,9 +88,7 @@ std::vector<double> ciber_column(const std::vector<VerificationInput>& inputs, c
   for (const auto& input : inputs) {
     most = std::max(most, input.documents.size());
     for (const auto& document : input.documents) {
-      std::string text = document.title + "\n";
-      for (std::size_t s = 0; s < document.sentences.size(); ++s) text += (s ? " " : "") + document.sentences[s];
-      pairs.push_back(interrogation::make_pair(input.claim_id + ":" + document.doc_id, input.claim_id, input.claim, document, text));
+      pairs.push_back(interrogation::make_pair(input.claim_id + ":" + document.doc_id, input.claim_id, input.claim, document));
     }
   }
   const auto& settings = config.interrogation;

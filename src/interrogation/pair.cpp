@@ -42,6 +42,12 @@ InterrogationPair make_pair(std::string id, std::string claim_id, std::string cl
                    document.title.empty() ? document.text : document.title + "\n" + document.text);
 }
 
+InterrogationPair make_pair(std::string id, std::string claim_id, std::string claim, verification::EvidenceDocument evidence) {
+  std::string text = evidence.title + "\n";
+  for (std::size_t s = 0; s < evidence.sentences.size(); ++s) text += (s ? " " : "") + evidence.sentences[s];
+  return make_pair(std::move(id), std::move(claim_id), std::move(claim), std::move(evidence), std::move(text));
+}
+
 std::vector<InterrogationPair> pairs_from_run(std::span<const dataset::Query> queries, const run::Run& run, std::size_t k,
                                               const dataset::Corpus& corpus, std::vector<std::string>& unranked) {
   if (k == 0) throw UsageError("--k must be at least 1");

@@ -17,10 +17,8 @@ Answer answer_of(verification::Label label) {
 }
 
 InterrogationPair pair_of(const dataset::Claim& claim, const dataset::Abstract& abstract) {
-  verification::EvidenceDocument evidence{abstract.doc_id, abstract.title, abstract.sentences, 0, 0.0};
-  std::string text = abstract.title + "\n";
-  for (std::size_t s = 0; s < abstract.sentences.size(); ++s) text += (s ? " " : "") + abstract.sentences[s];
-  return make_pair(claim.id + ":" + abstract.doc_id, claim.id, claim.text, std::move(evidence), std::move(text));
+  return make_pair(claim.id + ":" + abstract.doc_id, claim.id, claim.text,
+                   verification::EvidenceDocument{abstract.doc_id, abstract.title, abstract.sentences, 0, 0.0});
 }
 
 const dataset::Abstract& find(const verification::AbstractIndex& abstracts, const dataset::Claim& claim,

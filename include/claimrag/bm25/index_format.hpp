@@ -2,7 +2,7 @@
 // The on-disk layout of a BM25 index (format version 2), read in place through a memory map:
 //
 //   bytes [0, 32)     "CLAIMRAG" | u32 10 | "bm25-index" | u32 version | 6 zero bytes
-//                     (the io/artefact.hpp prefix, so an older claimrag names the version it meets)
+//                     (format 1's container prefix, so an older claimrag names the version it meets)
 //   bytes [32, 400)   IndexHeader: counts, checksum block size, the section table, the checksum of
 //                     the block-checksum section, and the XXH64 of the header bytes before it
 //   sections          each at an 8-byte-aligned offset, raw little-endian arrays (see Section)

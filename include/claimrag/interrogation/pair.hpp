@@ -33,6 +33,10 @@ InterrogationPair make_pair(std::string id, std::string claim_id, std::string cl
 /// a text too short to split is one sentence), and "title\ntext" for the `{abstract}` slot.
 InterrogationPair make_pair(std::string id, std::string claim_id, std::string claim, const dataset::Document& document);
 
+/// A pair of `claim` and an already sentence-split document (SciFact's `abstract` array, say):
+/// `{abstract}` gets "title\n" + the sentences joined by one space.
+InterrogationPair make_pair(std::string id, std::string claim_id, std::string claim, verification::EvidenceDocument evidence);
+
 /// Each query's first `k` documents in `run`, as pairs "<query id>:<doc id>" with the query id as
 /// claim_id, queries in the given order, documents in rank order. A run document missing from
 /// `corpus` is a DataError naming the run; a query without a ranking gets no pair and is listed in
