@@ -170,6 +170,7 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   read_size(object, "tfidf_max_features", options.tfidf_max_features, 0);
   object.read("tau_grid", options.tau_grid);
   object.read("nei_threshold_grid", options.nei_threshold_grid);
+  object.read("negation_augmentation", options.negation_augmentation);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);
   read_size(object, "verify_k", verification.verify_k, 1);

@@ -90,6 +90,8 @@ VerificationOptions parse_options(const std::string& text) {
   options.tau_grid = json.at("tau_grid").get<std::vector<double>>();
   options.nei_threshold_grid = json.at("nei_threshold_grid").get<std::vector<double>>();
   options.claim_only = json.at("claim_only").get<bool>();
+  // Absent from the files of versions before the option existed, which trained without it.
+  options.negation_augmentation = json.value("negation_augmentation", false);
   return options;
 }
 
@@ -112,7 +114,8 @@ std::string options_text(const VerificationOptions& options) {
                         {"tfidf_max_features", options.tfidf_max_features},
                         {"tau_grid", options.tau_grid},
                         {"nei_threshold_grid", options.nei_threshold_grid},
-                        {"claim_only", options.claim_only}}
+                        {"claim_only", options.claim_only},
+                        {"negation_augmentation", options.negation_augmentation}}
       .dump();
 }
 

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <optional>
 
 #include "claimrag/error.hpp"
 #include "claimrag/parallel_for.hpp"
 #include "claimrag/rerank/logistic_regression.hpp"
+#include "claimrag/text/negation.hpp"
 #include "claimrag/verification/claim_folds.hpp"
 #include "claimrag/verification/rationale_selection.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
@@ -30,12 +32,42 @@ struct PreparedDocument {
   std::vector<double> out_of_fold;        ///< selector probabilities from the fold's model
 };
 
+/// A training claim rewritten by text::negate_claim (VerificationOptions::negation_augmentation).
+struct NegatedClaim {
+  std::string text;
+  ClaimText claim;
+  std::vector<DocumentText> documents;  ///< the claim's documents, related to the negated claim
+  bool removed_or_inserted = false;    ///< a negation removed or inserted, not a direction word swapped
+};
+
 struct PreparedClaim {
   const LabelledInput* item = nullptr;
   ClaimText claim;
   std::vector<PreparedDocument> documents;
   std::size_t fold = 0;
+  std::optional<NegatedClaim> negated;
 };
+
+/// The label of a document for the negated claim, or nothing when it cannot be told (see
+/// VerificationOptions::negation_augmentation).
+std::optional<Label> negated_label(Label label, const NegatedClaim& negated) {
+  switch (label) {
+    case Label::support: return Label::contradict;
+    case Label::contradict: return negated.removed_or_inserted ? std::optional<Label>(Label::support) : std::nullopt;
+    default: return Label::not_enough_info;
+  }
+}
+
+std::optional<NegatedClaim> negate(const tfidf::TfidfVectorizer& vectorizer, const PreparedClaim& claim) {
+  text::NegationResult result = text::negate_claim(claim.item->input.claim);
+  if (!result.applied) return std::nullopt;
+  NegatedClaim negated;
+  negated.text = std::move(result.text);
+  negated.claim = read_claim(vectorizer, negated.text);
+  negated.removed_or_inserted = result.rule != text::NegationRule::swap_direction;
+  for (const auto& document : claim.documents) negated.documents.push_back(relate(negated.claim, document.text.sentences));
+  return negated;
+}
 
 void check(const VerifierTrainingData& data, const VerificationOptions& options) {
   if (data.claims.empty()) throw UsageError("verifier training: no claims");
@@ -54,7 +86,7 @@ void check(const VerifierTrainingData& data, const VerificationOptions& options)
 }
 
 std::vector<PreparedClaim> prepare(const VerifierTrainingData& data, const tfidf::TfidfVectorizer& vectorizer,
-                                   std::size_t folds) {
+                                   std::size_t folds, bool negation_augmentation) {
   std::vector<std::vector<std::string>> families;
   for (const auto& item : data.claims) families.push_back(item.family_doc_ids);
   const std::vector<std::size_t> fold_of = family_folds(families, folds);
@@ -82,6 +114,7 @@ std::vector<PreparedClaim> prepare(const VerifierTrainingData& data, const tfidf
       }
       prepared.documents.push_back(std::move(document));
     }
+    if (negation_augmentation) prepared.negated = negate(vectorizer, prepared);
   }
   return claims;
 }
@@ -141,6 +174,31 @@ LabelModel fit_label_model(const std::vector<std::vector<double>>& rows, const s
   return label;
 }
 
+/// The rows of label_training_rows for `claim`'s negation: the same rationales (predicted ones
+/// from the original claim's out-of-fold sentence probabilities, and gold ones), features read
+/// against the negated text, labels by negated_label.
+void negated_training_rows(const VerificationOptions& options, const PreparedClaim& claim, double tau,
+                           std::vector<std::vector<double>>& rows, std::vector<int>& labels) {
+  const NegatedClaim& negated = *claim.negated;
+  for (std::size_t d = 0; d < claim.documents.size(); ++d) {
+    const PreparedDocument& document = claim.documents[d];
+    const std::optional<Label> label = negated_label(document.gold->label, negated);
+    if (document.source->sentences.empty() || !label) continue;
+    std::vector<std::size_t> rationale = select_rationale(document.out_of_fold, tau, options.max_rationale);
+    if (rationale.empty()) rationale = best_sentences(document.out_of_fold, 1);
+    const auto row = [&](const std::vector<std::size_t>& sentences) {
+      return detail::label_row(options, negated.text, negated.claim, negated.documents[d], *document.source,
+                               document.out_of_fold, sentences, tau);
+    };
+    rows.push_back(row(rationale));
+    labels.push_back(static_cast<int>(*label));
+    if (document.gold->label != Label::not_enough_info && !document.gold_rationale.empty()) {
+      rows.push_back(row(document.gold_rationale));
+      labels.push_back(static_cast<int>(*label));
+    }
+  }
+}
+
 /// Rows and labels for training the label predictor on the claims outside `held_out`
 /// (every claim when held_out is folds).
 void label_training_rows(const VerificationOptions& options, const std::vector<PreparedClaim>& claims, std::size_t held_out,
@@ -157,6 +215,7 @@ void label_training_rows(const VerificationOptions& options, const std::vector<P
         labels.push_back(static_cast<int>(document.gold->label));
       }
     }
+    if (claim.negated) negated_training_rows(options, claim, tau, rows, labels);
   }
 }
 
@@ -183,7 +242,8 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   fitted.options = options;
   fitted.vectorizer = std::make_shared<const tfidf::TfidfVectorizer>(
       tfidf::TfidfVectorizer::fit(data.corpus_texts, {options.tfidf_max_features}));
-  std::vector<PreparedClaim> claims = prepare(data, *fitted.vectorizer, options.folds);
+  std::vector<PreparedClaim> claims =
+      prepare(data, *fitted.vectorizer, options.folds, options.negation_augmentation && !options.claim_only);
 
   std::vector<SelectorModel> fold_selectors(options.folds);
   parallel_for(options.folds, [&](std::size_t fold) { fold_selectors[fold] = fit_selector(claims, fold, options.selector_C); });

@@ -174,3 +174,34 @@ TEST(CrossFittedVerifier, EachClaimIsJudgedByTheModelThatHeldItsFoldOut) {
   EXPECT_THROW(cross.save(folder.path() / "x.safetensors"), claimrag::UsageError);
   EXPECT_FALSE(std::filesystem::exists(folder.path() / "x.safetensors"));
 }
+
+TEST(ClaimVerifier, NegationAugmentationAddsTheNegatedClaimsRowsWithTheirLabels) {
+  auto data = toy_data();
+  TrainingReport plain;
+  train_claim_verifier(data, toy_options(), &plain);
+  // Each evidence document gives two rows (its predicted and its gold rationale), each NEI one row.
+  EXPECT_EQ(plain.label_rows, 8u * 2 + 4u);
+  VerificationOptions augmented = toy_options();
+  augmented.negation_augmentation = true;
+  TrainingReport report;
+  const auto verifier = train_claim_verifier(data, augmented, &report);
+  // Every toy claim is negatable: "reduces" is swapped (SUPPORT -> CONTRADICT), "does not reduce"
+  // loses its negation (CONTRADICT -> SUPPORT), NEI stays NEI: twice the rows.
+  EXPECT_EQ(report.label_rows, 2 * plain.label_rows);
+
+  // A CONTRADICT claim negated by swapping a direction word gives no row: "increases" negated is
+  // "decreases", which evidence of no effect contradicts as well.
+  LabelledInput swapped = toy_claim(1);
+  swapped.input.claim = "aspirin increases headache 1";
+  data.claims[1] = swapped;
+  train_claim_verifier(data, augmented, &report);
+  EXPECT_EQ(report.label_rows, 2 * plain.label_rows - 2);
+
+  // The option is part of the model file: asked for without it, the file is refused.
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "augmented.safetensors";
+  verifier->save(file);
+  EXPECT_NO_THROW(load_claim_verifier(file, &augmented));
+  const VerificationOptions without = toy_options();
+  EXPECT_THROW(load_claim_verifier(file, &without), claimrag::DataError);
+}

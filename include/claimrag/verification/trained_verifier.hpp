@@ -45,6 +45,14 @@ struct VerificationOptions {
   /// The claim-only baseline: the label predictor reads claim_only_features instead of
   /// label_features (the selector is unchanged).
   bool claim_only = false;
+  /// Adds, for every training claim that text::negate_claim can rewrite, label rows of the
+  /// negated claim against the same documents and rationales: SUPPORT becomes CONTRADICT;
+  /// CONTRADICT becomes SUPPORT only when a negation was removed or inserted (a swapped direction
+  /// word makes a contrary, not the complement: "increases" → "decreases" stays CONTRADICT against
+  /// evidence of no effect, so such rows are left out); NOT_ENOUGH_INFO stays NOT_ENOUGH_INFO, so
+  /// that a negation cue alone does not read as a contradiction. Held-out claims are never
+  /// augmented: cross-validation scores the real claims only.
+  bool negation_augmentation = false;
 };
 
 /// What training reads.
