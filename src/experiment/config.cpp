@@ -212,6 +212,7 @@ void read_sufficiency(io::StrictObject object, SufficiencyConfig& sufficiency) {
   read_size(object, "tfidf_features", evaluation.tfidf_features, 1);
   object.read("l2", evaluation.aggregator.l2);
   object.read("beta_grid", evaluation.aggregator.beta_grid);
+  object.read("prior_correction", evaluation.aggregator.prior_correction);
   object.finish();
   if (!(benchmark.length_weight >= 0) || !(evaluation.aggregator.l2 > 0) || evaluation.aggregator.beta_grid.empty()) {
     throw UsageError("sufficiency.length_weight must be >= 0, l2 > 0 and beta_grid not empty");

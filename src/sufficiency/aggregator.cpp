@@ -30,6 +30,25 @@ std::vector<std::size_t> columns_without(std::span<const FeatureBlock> removed) 
   return columns;
 }
 
+namespace {
+
+/// The class a prediction names: the largest of P(k)·e^(−shift_k). With the prior correction's
+/// shift this is P(k)·w_k, the rule the balanced fit was made for (macro-F1 weighs every class
+/// alike), so correcting the probabilities to the real priors does not tilt the labels towards the
+/// majority class; without a shift, the most probable class.
+int decided_label(const LinearClassifier& classifier, const std::array<double, 3>& probabilities) {
+  int best = 0;
+  double best_value = -1;
+  for (int k = 0; k < 3; ++k) {
+    const double shift = classifier.logit_shift.size() == 3 ? classifier.logit_shift(k) : 0.0;
+    const double value = probabilities[static_cast<std::size_t>(k)] * std::exp(-shift);
+    if (value > best_value) best_value = value, best = k;
+  }
+  return best;
+}
+
+}  // namespace
+
 std::vector<SurePrediction> predict_sure(const SureModel& model, std::span<const SetFeatures> features, const std::vector<bool>& unjudged) {
   const auto X = feature_matrix(features, model.columns);
   const Eigen::MatrixXd raw = model.classifier.probabilities(X, false);
@@ -43,7 +62,7 @@ std::vector<SurePrediction> predict_sure(const SureModel& model, std::span<const
       p.probabilities[static_cast<std::size_t>(k)] = calibrated(row, k);
     }
     if (!unjudged.empty() && unjudged[i]) p.raw = p.probabilities = {0.0, 0.0, 1.0};
-    p.label = static_cast<int>(std::max_element(p.probabilities.begin(), p.probabilities.end()) - p.probabilities.begin());
+    p.label = decided_label(model.classifier, p.probabilities);
     p.uncertainty = selective_uncertainty(features[i], p.probabilities);
     p.score = p.probabilities[0] - model.beta * p.uncertainty;
     p.answer = p.label == 0 && p.score >= model.tau && (unjudged.empty() || !unjudged[i]);
@@ -57,7 +76,7 @@ SureModel fit_sure(std::span<const SetFeatures> train, std::span<const int> trai
   SureModel model;
   model.columns = std::move(columns);
   model.classifier = fit_classifier(feature_matrix(train, model.columns), train_labels, 3, options.l2);
-  calibrate_temperature(model.classifier, feature_matrix(dev, model.columns), dev_labels);
+  calibrate(model.classifier, feature_matrix(dev, model.columns), dev_labels, options.prior_correction);
   {  // β: the smallest of the grid with the lowest dev AURC of s
     double chosen = options.beta_grid.front();
     double best = std::numeric_limits<double>::infinity();
@@ -114,6 +133,7 @@ void save_sure(const SureModel& model, const std::filesystem::path& file) {
   for (Eigen::Index k = 0; k < model.classifier.model.weights.rows(); ++k) weights.push_back(vector_json(model.classifier.model.weights.row(k).transpose()));
   json["weights"] = weights;
   json["bias"] = vector_json(model.classifier.model.bias);
+  json["logit_shift"] = vector_json(model.classifier.logit_shift);
   json["temperature"] = model.classifier.temperature;
   json["beta"] = model.beta;
   json["tau"] = model.tau;
@@ -163,6 +183,8 @@ SureModel load_sure(const std::filesystem::path& file) {
       if (!x.is_number() || !std::isfinite(x.get<double>())) throw fail(std::string("\"") + key + "\" must be a finite number");
       return x.get<double>();
     };
+    // Absent from the files written before prior correction existed: nothing is added.
+    model.classifier.logit_shift = json.contains("logit_shift") ? read_vector(json.at("logit_shift"), 3, "logit_shift") : Eigen::VectorXd::Zero(3);
     model.classifier.temperature = scalar("temperature");
     if (!(model.classifier.temperature > 0)) throw fail("\"temperature\" must be positive");
     model.beta = scalar("beta");

@@ -16,7 +16,10 @@ Eigen::MatrixXd LinearClassifier::logits(const linear::RowMatrixXd& X) const {
 }
 
 Eigen::MatrixXd LinearClassifier::probabilities(const linear::RowMatrixXd& X, bool calibrated) const {
-  return selective::softmax_rows(logits(X), calibrated ? temperature : 1.0);
+  if (!calibrated) return selective::softmax_rows(logits(X), 1.0);
+  Eigen::MatrixXd shifted = logits(X);
+  if (logit_shift.size() == shifted.cols()) shifted.rowwise() += logit_shift.transpose();
+  return selective::softmax_rows(shifted, temperature);
 }
 
 LinearClassifier fit_classifier(const linear::RowMatrixXd& X, std::span<const int> labels, int classes, double l2) {
@@ -43,11 +46,16 @@ LinearClassifier fit_classifier(const linear::RowMatrixXd& X, std::span<const in
     options.class_weights.push_back(count > 0 ? static_cast<double>(labels.size()) / (classes * count) : 1.0);
   }
   classifier.model = linear::fit_softmax_regression(Z, labels, classes, options);
+  classifier.class_weights = Eigen::Map<const Eigen::VectorXd>(options.class_weights.data(), classes);
   return classifier;
 }
 
-void calibrate_temperature(LinearClassifier& classifier, const linear::RowMatrixXd& X, std::span<const int> labels) {
-  classifier.temperature = selective::fit_softmax_temperature(classifier.logits(X), labels);
+void calibrate(LinearClassifier& classifier, const linear::RowMatrixXd& X, std::span<const int> labels, bool prior_correction) {
+  classifier.logit_shift = Eigen::VectorXd::Zero(classifier.model.bias.size());
+  if (prior_correction) classifier.logit_shift = -classifier.class_weights.array().log().matrix();
+  Eigen::MatrixXd shifted = classifier.logits(X);
+  shifted.rowwise() += classifier.logit_shift.transpose();
+  classifier.temperature = selective::fit_softmax_temperature(shifted, labels);
 }
 
 std::vector<int> arg_max_rows(const Eigen::MatrixXd& probabilities) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "claimrag/error.hpp"
@@ -289,4 +290,65 @@ TEST(SufficiencyClassifier, SameBytesForAnyEigenThreadCount) {
   EXPECT_TRUE(one.model.weights == two.model.weights);
   EXPECT_TRUE(p_one == p_two);
   EXPECT_EQ(Eigen::nbThreads(), saved);  // the guard restores it
+}
+
+TEST(SufficiencyClassifier, PriorCorrectionUndoesTheBalancedWeightsByHand) {
+  // Classes of 6, 3 and 3 rows: balanced weights n / (K·n_k) = 12/18, 12/9, 12/9.
+  linear::RowMatrixXd X(12, 1);
+  std::vector<int> labels;
+  for (int i = 0; i < 12; ++i) {
+    const int label = i < 6 ? 2 : i < 9 ? 0 : 1;
+    labels.push_back(label);
+    X(i, 0) = label + 0.3 * (i % 3) - 0.3;
+  }
+  LinearClassifier classifier = fit_classifier(X, labels, 3, 0.1);
+  ASSERT_EQ(classifier.class_weights.size(), 3);
+  EXPECT_NEAR(classifier.class_weights(2), 2.0 / 3.0, 1e-15);
+  EXPECT_NEAR(classifier.class_weights(0), 4.0 / 3.0, 1e-15);
+  calibrate(classifier, X, labels, /*prior_correction=*/true);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(classifier.logit_shift(k), -std::log(classifier.class_weights(k)), 1e-15);
+  // Calibrated = softmax((logits + shift) / T), by hand for the first row.
+  const Eigen::MatrixXd logits = classifier.logits(X);
+  const Eigen::MatrixXd calibrated = classifier.probabilities(X, true);
+  double sum = 0;
+  std::array<double, 3> expected{};
+  for (int k = 0; k < 3; ++k) sum += expected[static_cast<std::size_t>(k)] = std::exp((logits(0, k) + classifier.logit_shift(k)) / classifier.temperature);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(calibrated(0, k), expected[static_cast<std::size_t>(k)] / sum, 1e-12);
+  // At temperature 1 the shift multiplies the odds of the majority class (2) against class 0 by
+  // w_0 / w_2 = 2 on every row.
+  const Eigen::MatrixXd raw = classifier.probabilities(X, false);
+  classifier.temperature = 1.0;
+  const Eigen::MatrixXd shifted = classifier.probabilities(X, true);
+  for (Eigen::Index i = 0; i < X.rows(); ++i) {
+    EXPECT_NEAR((shifted(i, 2) / shifted(i, 0)) / (raw(i, 2) / raw(i, 0)), 2.0, 1e-9) << "row " << i;
+  }
+  calibrate(classifier, X, labels, /*prior_correction=*/false);
+  EXPECT_EQ(classifier.logit_shift, Eigen::VectorXd::Zero(3));
+}
+
+TEST(SufficiencyAggregator, PriorCorrectedLabelsFollowTheBalancedRuleAndOldFilesLoad) {
+  std::vector<int> train_labels, dev_labels;
+  const auto train = synthetic(60, train_labels, 1), dev = synthetic(30, dev_labels, 2);
+  AggregatorOptions options;
+  options.prior_correction = true;
+  const SureModel model = fit_sure(train, train_labels, dev, dev_labels, columns_without({}), options);
+  for (const auto& p : predict_sure(model, dev)) {
+    // The label maximises P(k)·w_k, w_k = e^(−shift_k).
+    int best = 0;
+    for (int k = 1; k < 3; ++k) {
+      if (p.probabilities[static_cast<std::size_t>(k)] * std::exp(-model.classifier.logit_shift(k)) >
+          p.probabilities[static_cast<std::size_t>(best)] * std::exp(-model.classifier.logit_shift(best))) {
+        best = k;
+      }
+    }
+    EXPECT_EQ(p.label, best);
+  }
+  const auto file = scratch("prior_corrected.json");
+  save_sure(model, file);
+  EXPECT_EQ(load_sure(file).classifier.logit_shift, model.classifier.logit_shift);
+  // A file written before the shift existed has no "logit_shift": it loads with none.
+  auto json = nlohmann::json::parse(io::read_file(file));
+  json.erase("logit_shift");
+  io::write_file_atomically(file, json.dump());
+  EXPECT_EQ(load_sure(file).classifier.logit_shift, Eigen::VectorXd::Zero(3));
 }

@@ -4,13 +4,16 @@
 // score s = P(Supported) − β·u (u: selective_uncertainty) and the rule: answer iff the label is
 // Supported and s ≥ τ.
 //
-// Fitting: the regression on the train split; on the dev split only, then: the temperature
-// (NLL), β from `beta_grid` minimising the AURC of s (ties: the smaller β), and τ maximising the
+// Fitting: the regression on the train split (balanced class weights); on the dev split only,
+// then: the calibration (with `prior_correction`, the shift that undoes the class weights, then
+// the temperature by NLL; classifier.hpp), β from `beta_grid` minimising the AURC of s (ties: the smaller β), and τ maximising the
 // safe-F1 of the answer decision over the dev values of s (ties: the larger τ). The test split is
 // never read.
 //
 // Saved as JSON (format "claimrag-sufficiency-aggregator", version 1): feature names, the
-// standardisation, weights, bias, temperature, β, τ. A non-finite number, a feature name this
+// standardisation, weights, bias, logit shift (absent in older files: none), temperature, β, τ.
+// The label is the class with the largest P(k)·e^(−shift_k): the balanced rule, whatever the
+// calibration does to the probabilities. A non-finite number, a feature name this
 // program does not know or shapes that do not fit are refused at load (DataError naming the file).
 
 #include <array>
@@ -27,6 +30,8 @@ namespace claimrag::sufficiency {
 struct AggregatorOptions {
   double l2 = 1e-2;
   std::vector<double> beta_grid{0.0, 0.25, 0.5, 0.75, 1.0};
+  /// Calibration undoes the balanced class weights before the temperature (classifier.hpp).
+  bool prior_correction = false;
 };
 
 struct SureModel {

@@ -20,19 +20,26 @@ struct LinearClassifier {
   Eigen::RowVectorXd mean;    ///< per column
   Eigen::RowVectorXd scale;   ///< per column, > 0
   linear::SoftmaxRegressionModel model;
-  double temperature = 1.0;   ///< logits are divided by it
+  Eigen::VectorXd class_weights;  ///< per class, what the fit weighted it by
+  /// Added to the logits before the temperature when calibrated (empty: nothing added).
+  Eigen::VectorXd logit_shift;
+  double temperature = 1.0;   ///< calibrated logits are divided by it
 
   /// n×K logits (before the temperature).
   [[nodiscard]] Eigen::MatrixXd logits(const linear::RowMatrixXd& X) const;
-  /// n×K probabilities softmax(logits / temperature).
+  /// n×K probabilities softmax((logits + logit_shift) / temperature), or softmax(logits) when not
+  /// calibrated.
   [[nodiscard]] Eigen::MatrixXd probabilities(const linear::RowMatrixXd& X, bool calibrated = true) const;
 };
 
 /// Fits on X (n×d) with labels in [0, classes). Throws as fit_softmax_regression.
 LinearClassifier fit_classifier(const linear::RowMatrixXd& X, std::span<const int> labels, int classes, double l2);
 
-/// Sets `classifier.temperature` by fit_softmax_temperature on (X, labels).
-void calibrate_temperature(LinearClassifier& classifier, const linear::RowMatrixXd& X, std::span<const int> labels);
+/// Calibrates on (X, labels): with `prior_correction`, first undoes the balanced class weights by
+/// logit_shift = −ln(class weight) (a fit weighted by w_k estimates p(k | x)·w_k up to a constant,
+/// so the shift restores the training priors); then the temperature by fit_softmax_temperature
+/// on the shifted logits.
+void calibrate(LinearClassifier& classifier, const linear::RowMatrixXd& X, std::span<const int> labels, bool prior_correction);
 
 /// Argmax of each row (ties: the lower class).
 std::vector<int> arg_max_rows(const Eigen::MatrixXd& probabilities);
