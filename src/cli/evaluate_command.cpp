@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/evaluate_stage.hpp"
-#include "claimrag/experiment/evidence_evaluation.hpp"
+#include "claimrag/experiment/retrieval/evaluate_stage.hpp"
+#include "claimrag/experiment/evidence/evidence_evaluation.hpp"
 #include "claimrag/experiment/expectations.hpp"
-#include "claimrag/experiment/verification_evaluation.hpp"
+#include "claimrag/experiment/verification/verification_evaluation.hpp"
 #include "claimrag/experiment/paper.hpp"
 #include "claimrag/io/table.hpp"
 #include "commands.hpp"

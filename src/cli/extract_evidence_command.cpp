@@ -1,6 +1,6 @@
 #include <spdlog/spdlog.h>
 
-#include "claimrag/experiment/evidence_stage.hpp"
+#include "claimrag/experiment/evidence/evidence_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 

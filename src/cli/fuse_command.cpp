@@ -1,6 +1,6 @@
 #include <spdlog/spdlog.h>
 
-#include "claimrag/experiment/fusion_stage.hpp"
+#include "claimrag/experiment/retrieval/fusion_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 

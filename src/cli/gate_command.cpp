@@ -1,7 +1,7 @@
 #include <spdlog/spdlog.h>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/gate_stage.hpp"
+#include "claimrag/experiment/evidence/gate_stage.hpp"
 #include "claimrag/gate/thresholds.hpp"
 #include "claimrag/io/table.hpp"
 #include "commands.hpp"

@@ -1,4 +1,4 @@
-#include "claimrag/experiment/ground_answers.hpp"
+#include "claimrag/experiment/systems/ground_answers.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 

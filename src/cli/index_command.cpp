@@ -1,5 +1,5 @@
-#include "claimrag/experiment/bm25_stage.hpp"
-#include "claimrag/experiment/dense_stage.hpp"
+#include "claimrag/experiment/retrieval/bm25_stage.hpp"
+#include "claimrag/experiment/retrieval/dense_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 

@@ -1,4 +1,4 @@
-#include "claimrag/experiment/rerank_stage.hpp"
+#include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 

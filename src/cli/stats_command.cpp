@@ -1,6 +1,6 @@
 #include <spdlog/spdlog.h>
 
-#include "claimrag/experiment/stats_stage.hpp"
+#include "claimrag/experiment/retrieval/stats_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 

@@ -1,5 +1,5 @@
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/verify_stage.hpp"
+#include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/sufficiency/command.hpp"
 #include "commands.hpp"
 #include "options.hpp"

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "claimrag/experiment/verify_stage.hpp"
+#include "claimrag/experiment/verification/verify_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 

@@ -4,11 +4,11 @@
 #include <algorithm>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/combined_stage.hpp"
-#include "claimrag/experiment/evidence_evaluation.hpp"
-#include "claimrag/experiment/evidence_signals.hpp"
-#include "claimrag/experiment/evidence_stage.hpp"
-#include "claimrag/experiment/gate_stage.hpp"
+#include "claimrag/experiment/retrieval/combined_stage.hpp"
+#include "claimrag/experiment/evidence/evidence_evaluation.hpp"
+#include "claimrag/experiment/evidence/evidence_signals.hpp"
+#include "claimrag/experiment/evidence/evidence_stage.hpp"
+#include "claimrag/experiment/evidence/gate_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
 

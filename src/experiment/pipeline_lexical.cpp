@@ -1,7 +1,7 @@
-// The lexical ranker's stage (experiment/lexical_ranker_stage.hpp): it builds its own indexes
+// The lexical ranker's stage (experiment/retrieval/lexical_ranker_stage.hpp): it builds its own indexes
 // from the corpus, so it reads nothing an earlier stage writes.
 
-#include "claimrag/experiment/lexical_ranker_stage.hpp"
+#include "claimrag/experiment/retrieval/lexical_ranker_stage.hpp"
 #include "claimrag/experiment/pipeline.hpp"
 
 namespace claimrag::experiment {

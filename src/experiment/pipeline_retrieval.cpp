@@ -1,13 +1,13 @@
 // The retrieval stages of the reproduction: statistics, the two retrievers, fusion, reranking, and
 // the training claims' runs (experiment/pipeline.hpp).
 
-#include "claimrag/experiment/bm25_stage.hpp"
-#include "claimrag/experiment/dense_stage.hpp"
-#include "claimrag/experiment/fusion_stage.hpp"
+#include "claimrag/experiment/retrieval/bm25_stage.hpp"
+#include "claimrag/experiment/retrieval/dense_stage.hpp"
+#include "claimrag/experiment/retrieval/fusion_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
-#include "claimrag/experiment/rerank_stage.hpp"
-#include "claimrag/experiment/stats_stage.hpp"
+#include "claimrag/experiment/retrieval/rerank_stage.hpp"
+#include "claimrag/experiment/retrieval/stats_stage.hpp"
 #include "claimrag/rerank/model_io.hpp"
 
 namespace claimrag::experiment {

@@ -1,13 +1,13 @@
 // The stages of the systems built on the claim verifier (experiment/pipeline.hpp): verification
 // itself, then every system that judges claims with the model it saves.
 
-#include "claimrag/experiment/abstention_stage.hpp"
-#include "claimrag/experiment/grounding_stage.hpp"
-#include "claimrag/experiment/interrogation_stage.hpp"
+#include "claimrag/experiment/systems/abstention_stage.hpp"
+#include "claimrag/experiment/systems/grounding_stage.hpp"
+#include "claimrag/experiment/systems/interrogation_stage.hpp"
 #include "claimrag/experiment/pipeline.hpp"
-#include "claimrag/experiment/scifact_verifiers.hpp"
-#include "claimrag/experiment/sufficiency_stage.hpp"
-#include "claimrag/experiment/verification_stage.hpp"
+#include "claimrag/experiment/verification/scifact_verifiers.hpp"
+#include "claimrag/experiment/systems/sufficiency_stage.hpp"
+#include "claimrag/experiment/verification/verification_stage.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -22,7 +22,7 @@ void train_cross_fitted(StageContext& context) {
 
 }  // namespace
 
-/// Claim verification (experiment/verification_stage.hpp): its own retrieval, so no inputs here.
+/// Claim verification (experiment/verification/verification_stage.hpp): its own retrieval, so no inputs here.
 Stage verification_stage() {
   Stage stage{"verification",
               {},
@@ -35,7 +35,7 @@ Stage verification_stage() {
   return stage;
 }
 
-/// Claim-level grounding (experiment/grounding_stage.hpp): the oracle verifier the verification
+/// Claim-level grounding (experiment/systems/grounding_stage.hpp): the oracle verifier the verification
 /// stage saved judges the dev benchmark.
 Stage grounding_stage() {
   Stage stage{"grounding",
@@ -51,7 +51,7 @@ Stage grounding_stage() {
   return stage;
 }
 
-/// Multi-probe interrogation (experiment/interrogation_stage.hpp).
+/// Multi-probe interrogation (experiment/systems/interrogation_stage.hpp).
 Stage interrogation_stage() {
   Stage stage{"interrogation",
               {"models/verifier_oracle.safetensors"},
@@ -65,7 +65,7 @@ Stage interrogation_stage() {
   return stage;
 }
 
-/// Evidence sufficiency (experiment/sufficiency_stage.hpp).
+/// Evidence sufficiency (experiment/systems/sufficiency_stage.hpp).
 Stage sufficiency_stage() {
   Stage stage{"sufficiency",
               {"models/verifier_oracle.safetensors"},
@@ -80,7 +80,7 @@ Stage sufficiency_stage() {
   return stage;
 }
 
-/// Every abstention strategy on the same claims (experiment/abstention_stage.hpp): reads the
+/// Every abstention strategy on the same claims (experiment/systems/abstention_stage.hpp): reads the
 /// verifiers, the gate's combined signal per claim, the interrogation stage's α and the
 /// sufficiency stage's aggregator.
 Stage abstention_stage() {

@@ -3,8 +3,8 @@
 #include <set>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/rerank_stage.hpp"
-#include "claimrag/experiment/scifact_verifiers.hpp"
+#include "claimrag/experiment/retrieval/rerank_stage.hpp"
+#include "claimrag/experiment/verification/scifact_verifiers.hpp"
 
 namespace claimrag::experiment {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "claimrag/bm25/index.hpp"
 #include "claimrag/bm25/search.hpp"
-#include "claimrag/experiment/evidence_stage.hpp"
+#include "claimrag/experiment/evidence/evidence_stage.hpp"
 #include "claimrag/text/tokenizer.hpp"
 #include "verifier_flops.hpp"
 

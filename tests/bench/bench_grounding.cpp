@@ -17,8 +17,8 @@
 #include <nlohmann/json.hpp>
 
 #include "claimrag/dataset/scifact.hpp"
-#include "claimrag/experiment/ground_answers.hpp"
-#include "claimrag/experiment/verify_stage.hpp"
+#include "claimrag/experiment/systems/ground_answers.hpp"
+#include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/grounding/answers_file.hpp"
 #include "claimrag/grounding/benchmark.hpp"
 #include "claimrag/io/atomic_file.hpp"

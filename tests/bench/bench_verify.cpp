@@ -13,8 +13,8 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "claimrag/experiment/bm25_stage.hpp"
-#include "claimrag/experiment/verify_stage.hpp"
+#include "claimrag/experiment/retrieval/bm25_stage.hpp"
+#include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/verification/verify_inputs.hpp"
 #include "scifact_location.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "claimrag/experiment/evidence_evaluation.hpp"
+#include "claimrag/experiment/evidence/evidence_evaluation.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "support/temp_folder.hpp"
 

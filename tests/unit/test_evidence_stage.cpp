@@ -9,7 +9,7 @@
 #include <set>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/evidence_stage.hpp"
+#include "claimrag/experiment/evidence/evidence_stage.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "support/temp_folder.hpp"
 

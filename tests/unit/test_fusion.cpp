@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/fusion_stage.hpp"
+#include "claimrag/experiment/retrieval/fusion_stage.hpp"
 #include "claimrag/fusion/rrf.hpp"
 #include "support/temp_folder.hpp"
 

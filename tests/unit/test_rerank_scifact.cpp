@@ -7,8 +7,8 @@
 
 #include <filesystem>
 
-#include "claimrag/experiment/bm25_stage.hpp"
-#include "claimrag/experiment/rerank_stage.hpp"
+#include "claimrag/experiment/retrieval/bm25_stage.hpp"
+#include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/metrics/ranking.hpp"
 #include "support/temp_folder.hpp"

@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/bm25_stage.hpp"
-#include "claimrag/experiment/rerank_stage.hpp"
+#include "claimrag/experiment/retrieval/bm25_stage.hpp"
+#include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/metrics/ranking.hpp"
 #include "claimrag/rerank/model_io.hpp"

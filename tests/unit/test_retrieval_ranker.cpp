@@ -6,7 +6,7 @@
 #include <random>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/lexical_ranker_config.hpp"
+#include "claimrag/experiment/retrieval/lexical_ranker_config.hpp"
 #include "claimrag/retrieval/conditional_logit.hpp"
 #include "claimrag/retrieval/lexical_ranker.hpp"
 #include "support/temp_folder.hpp"

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/verify_stage.hpp"
+#include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/verification/verdict_report.hpp"
 #include "claimrag/verification/verification_pairs.hpp"
 #include "claimrag/verification/verify_inputs.hpp"

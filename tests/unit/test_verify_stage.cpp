@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "claimrag/error.hpp"
-#include "claimrag/experiment/bm25_stage.hpp"
-#include "claimrag/experiment/verify_stage.hpp"
+#include "claimrag/experiment/retrieval/bm25_stage.hpp"
+#include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/verification/prediction.hpp"
 #include "overlap_verifier.hpp"
 #include "support/run_binary.hpp"

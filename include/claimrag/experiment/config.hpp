@@ -14,7 +14,7 @@
 #include "claimrag/abstention/comparison.hpp"
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/dense/dual_encoder.hpp"
-#include "claimrag/experiment/lexical_ranker_config.hpp"
+#include "claimrag/experiment/retrieval/lexical_ranker_config.hpp"
 #include "claimrag/sufficiency/benchmark.hpp"
 #include "claimrag/sufficiency/evaluation.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
@@ -111,7 +111,7 @@ struct VerificationConfig {
   std::size_t verify_k = 3;
 };
 
-/// "interrogation": multi-probe interrogation scored on SciFact (experiment/interrogation_stage.hpp)
+/// "interrogation": multi-probe interrogation scored on SciFact (experiment/systems/interrogation_stage.hpp)
 /// with the built-in responder. α is chosen among alpha_grid on the train claims' pairs.
 struct InterrogationConfig {
   std::string probes = "probes.json";  ///< relative to the configuration's folder

@@ -8,7 +8,7 @@
 
 #include "claimrag/dataset/statistics.hpp"
 #include "claimrag/experiment/config.hpp"
-#include "claimrag/experiment/gate_stage.hpp"
+#include "claimrag/experiment/evidence/gate_stage.hpp"
 #include "claimrag/experiment/paper.hpp"
 #include "claimrag/experiment/reproduce.hpp"
 

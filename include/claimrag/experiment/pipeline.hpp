@@ -43,7 +43,7 @@ Stage grounding_stage();
 Stage interrogation_stage();
 Stage sufficiency_stage();
 Stage abstention_stage();
-/// Beyond the paper's retrieval (experiment/lexical_ranker_stage.hpp).
+/// Beyond the paper's retrieval (experiment/retrieval/lexical_ranker_stage.hpp).
 Stage lexical_ranker_stage();
 
 /// Every stage name, in the default order.

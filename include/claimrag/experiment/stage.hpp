@@ -54,7 +54,7 @@ struct StageContext {
   std::map<std::string, double> verifier_top1;      ///< claim -> its best selected sentence's score
 
   /// SciFact's original layout and the verifiers, for the stages after "verification" that judge
-  /// claims (experiment/scifact_verifiers.hpp); made on first use.
+  /// claims (experiment/verification/scifact_verifiers.hpp); made on first use.
   SciFactVerifiers& scifact_verifiers();
 
   /// The split's claims (the test split's are loaded once, above).

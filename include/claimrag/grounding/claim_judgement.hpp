@@ -10,7 +10,7 @@
 //   irrelevant   otherwise                (the context does not settle it).
 // Its confidence is s, c, or 1 − max(s, c) respectively. The passage-level labels (the verifier's
 // own NEI threshold) are not used: only the probabilities, so that τ_s and τ_c alone trade
-// precision for recall. The τ's are chosen on train (experiment/grounding_stage.hpp); `ground`
+// precision for recall. The τ's are chosen on train (experiment/systems/grounding_stage.hpp); `ground`
 // reads them from the configuration's "grounding" section.
 //
 // Citations: for a supported claim every passage with P(SUPPORT) ≥ τ_s, for a conflicting one

@@ -1,0 +1,77 @@
+#include "claimrag/experiment/retrieval/bm25_stage.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "claimrag/bm25/index.hpp"
+#include "claimrag/bm25/search.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/meta.hpp"
+#include "claimrag/io/checksum.hpp"
+
+namespace claimrag::experiment {
+
+std::vector<dataset::Query> select_queries(const std::filesystem::path& beir_folder,
+                                           const QuerySelection& selection) {
+  const bool by_split = !selection.split.empty();
+  const bool by_file = !selection.queries_file.empty();
+  if (by_split == by_file) throw UsageError("give exactly one of --split and --queries");
+  if (by_file) return dataset::load_queries(selection.queries_file);
+  const auto qrels = dataset::load_split(beir_folder, selection.split);
+  return dataset::queries_of_split(dataset::load_queries(beir_folder / "queries.jsonl"), qrels,
+                                   (beir_folder / "qrels" / (selection.split + ".tsv")).string());
+}
+
+void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
+                const ExperimentConfig& config) {
+  const auto corpus_path = beir_folder / "corpus.jsonl";
+  const auto corpus = dataset::load_corpus(corpus_path);
+  const std::string& checksum = corpus.checksum;
+  const auto index = bm25::build_index(corpus, checksum);
+  bm25::save_index(index, out_folder / kBm25IndexFile);
+  write_meta(out_folder, config,
+             {{"stage", "index"},
+              {"method", "bm25"},
+              {"corpus", {{"file", corpus_path.string()}, {"checksum", checksum}}},
+              {"documents", index.document_count()},
+              {"terms", index.term_count()},
+              {"average_document_length", index.average_document_length()}});
+  spdlog::info("BM25 index: {} documents, {} terms, {} postings -> {}", index.document_count(),
+               index.term_count(), index.posting_count(), (out_folder / kBm25IndexFile).string());
+}
+
+bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
+                                       const std::filesystem::path& corpus_path) {
+  const auto index_path = index_folder / kBm25IndexFile;
+  auto index = bm25::load_index(index_path);
+  if (index.corpus_checksum() != corpus.checksum) {
+    throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() + " (checksum " +
+                                             index.corpus_checksum() + ", now " + corpus.checksum +
+                                             "): run claimrag index again");
+  }
+  return index;
+}
+
+run::Run retrieve_bm25(const std::filesystem::path& beir_folder,
+                       const std::filesystem::path& index_folder,
+                       const std::vector<dataset::Query>& queries, const Bm25Config& bm25,
+                       std::size_t k) {
+  const auto index_path = index_folder / kBm25IndexFile;
+  const auto index = bm25::load_index(index_path);
+  const auto corpus_path = beir_folder / "corpus.jsonl";
+  const std::string checksum = io::file_checksum(corpus_path);
+  if (checksum != index.corpus_checksum()) {
+    throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() +
+                                             " (checksum " + index.corpus_checksum() + ", now " + checksum +
+                                             "): run claimrag index again");
+  }
+  const bm25::Searcher searcher(index, bm25.parameters);
+  std::vector<std::string> ids;
+  std::vector<std::string_view> texts;
+  for (const auto& query : queries) {
+    ids.push_back(query.id);
+    texts.emplace_back(query.text);
+  }
+  return bm25::search_run(searcher, ids, texts, k);
+}
+
+}  // namespace claimrag::experiment
