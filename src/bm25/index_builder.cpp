@@ -1,6 +1,7 @@
 #include "index_builder.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <numeric>
 
@@ -12,29 +13,46 @@ namespace claimrag::bm25::detail {
 
 namespace {
 
-/// Appends the undominated (frequency, length) pairs of one term's postings (see
-/// InvertedIndex::bound_frequencies). `candidates` is scratch space.
-void append_term_bounds(std::vector<std::pair<std::uint32_t, std::uint32_t>>& candidates,
-                        std::vector<std::uint32_t>& frequencies, std::vector<std::uint32_t>& lengths) {
-  // Highest frequency first, shortest first among equals; keep a pair only when it is shorter
-  // than every pair kept before it (which all have higher or equal frequencies).
-  std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
-  });
-  std::uint64_t shortest = UINT64_MAX;
-  for (const auto& [frequency, length] : candidates) {
-    if (length >= shortest) continue;
-    shortest = length;
-    frequencies.push_back(frequency);
-    lengths.push_back(length);
+/// A term's postings as (frequency, document length) pairs, reduced to their undominated pairs
+/// (see InvertedIndex::bound_frequencies).
+class TermBounds {
+ public:
+  void add(std::uint32_t frequency, std::uint32_t length) {
+    if (frequency >= shortest_of_.size()) shortest_of_.resize(std::max<std::size_t>(frequency + 1, 2 * shortest_of_.size()), kNone);
+    if (shortest_of_[frequency] == kNone) used_.push_back(frequency);
+    shortest_of_[frequency] = std::min(shortest_of_[frequency], length);
   }
-}
+  /// Appends the undominated pairs, highest frequency first, and forgets the term.
+  void take(std::vector<std::uint32_t>& frequencies, std::vector<std::uint32_t>& lengths) {
+    // Only each frequency's shortest length can be undominated; going down the frequencies, a pair
+    // is kept when it is shorter than every pair kept before it (which all have higher frequencies).
+    std::sort(used_.begin(), used_.end(), std::greater<>());
+    std::uint64_t shortest = UINT64_MAX;
+    for (const std::uint32_t frequency : used_) {
+      const std::uint32_t length = shortest_of_[frequency];
+      shortest_of_[frequency] = kNone;
+      if (length >= shortest) continue;
+      shortest = length;
+      frequencies.push_back(frequency);
+      lengths.push_back(length);
+    }
+    used_.clear();
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::uint32_t> shortest_of_;  ///< per frequency, the shortest length seen (kNone: none)
+  std::vector<std::uint32_t> used_;         ///< the frequencies seen
+};
 
 }  // namespace
 
 IndexBuilder::IndexBuilder(std::optional<RunSpill> spill) : spill_(std::move(spill)) {
-  if (spill_) max_buffered_ = std::max<std::size_t>(1, spill_->budget_bytes / PostingBuffer::kBytesPerPosting);
+  if (!spill_) return;
+  max_buffered_ = std::max<std::size_t>(1, spill_->budget_bytes / PostingBuffer::kBytesPerPosting);
+  buffer_.reserve(max_buffered_);
 }
+
 
 IndexBuilder::~IndexBuilder() {
   for (const auto& file : run_files_) {
@@ -63,13 +81,20 @@ void IndexBuilder::add_document(std::string_view id, std::string_view title, std
   text::for_each_token(text, visit);
   doc_lengths_.push_back(length);
   // A document's postings all go into one run, so runs hold increasing, disjoint documents.
-  if (buffer_.size() > 0 && buffer_.size() + seen_.size() > max_buffered_) spill_run();
+  if (buffer_.size() > 0 && run_is_full(buffer_.size() + seen_.size())) spill_run();
   for (const std::uint32_t term : seen_) {
     buffer_.add(term, document, count_in_document_[term]);
     ++document_frequency_[term];
     count_in_document_[term] = 0;
     ++postings_;
   }
+}
+
+bool IndexBuilder::run_is_full(std::size_t buffered) const {
+  if (!spill_) return false;
+  if (buffered > max_buffered_) return true;
+  const bool small = buffered * PostingBuffer::kBytesPerPosting <= spill_->small_run_bytes;
+  return !small && buffered > (postings_ + seen_.size()) / 2;
 }
 
 void IndexBuilder::spill_run() {
@@ -126,9 +151,9 @@ void IndexBuilder::merge_postings(ImageWriter& writer, const std::vector<std::ui
                                   std::vector<std::unique_ptr<RunCursor>>& runs) {
   SectionStream documents = writer.open(format::kPostingDocuments, postings_ * 4);
   SectionStream frequencies = writer.open(format::kPostingFrequencies, postings_ * 4);
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> candidates;  // (frequency, length)
+  TermBounds bounds;
   for (const std::uint32_t t : order) {
-    candidates.clear();
+    std::uint64_t merged = 0;
     // Runs are in corpus order, so a term's postings come out in increasing document order.
     for (auto& run : runs) {
       if (run->done() || run->group().term != t) continue;
@@ -136,15 +161,16 @@ void IndexBuilder::merge_postings(ImageWriter& writer, const std::vector<std::ui
       documents.append_values(group.documents);
       frequencies.append_values(group.frequencies);
       for (std::size_t p = 0; p < group.documents.size(); ++p) {
-        candidates.emplace_back(group.frequencies[p], doc_lengths_[group.documents[p]]);
+        bounds.add(group.frequencies[p], doc_lengths_[group.documents[p]]);
       }
+      merged += group.documents.size();
       run->advance();
     }
-    if (candidates.size() != document_frequency_[t]) {
-      throw InternalError("bm25 index builder: term " + terms_.term(t) + " merged " + std::to_string(candidates.size()) +
+    if (merged != document_frequency_[t]) {
+      throw InternalError("bm25 index builder: term " + terms_.term(t) + " merged " + std::to_string(merged) +
                           " postings of " + std::to_string(document_frequency_[t]));
     }
-    append_term_bounds(candidates, bound_frequencies_, bound_lengths_);
+    bounds.take(bound_frequencies_, bound_lengths_);
     bound_offsets_.push_back(bound_frequencies_.size());
   }
   documents.close();

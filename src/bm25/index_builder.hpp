@@ -20,9 +20,13 @@
 namespace claimrag::bm25::detail {
 
 /// Where full runs go: temporary files beside `target`, removed when the builder is destroyed.
+/// A run ends when its buffer would pass `budget_bytes`, or, once past `small_run_bytes`, when it
+/// would hold more than half of every posting seen so far: then the buffer (20 bytes a posting
+/// with its sort) stays below the index (8 bytes a posting and more) at any corpus size.
 struct RunSpill {
   std::filesystem::path target;
-  std::size_t budget_bytes = 0;  ///< buffer at most this many bytes of postings (and their sort)
+  std::size_t budget_bytes = 0;
+  std::size_t small_run_bytes = std::size_t{4} << 20;
 };
 
 class IndexBuilder {
@@ -45,6 +49,7 @@ class IndexBuilder {
 
  private:
   void spill_run();
+  [[nodiscard]] bool run_is_full(std::size_t buffered) const;
   void merge_postings(ImageWriter& writer, const std::vector<std::uint32_t>& order,
                       std::vector<std::unique_ptr<RunCursor>>& runs);
 

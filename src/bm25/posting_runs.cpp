@@ -35,7 +35,7 @@ SortedRun PostingBuffer::sort(const std::vector<std::string>& terms) {
     run.documents[slot] = posting.document;
     run.frequencies[slot] = posting.frequency;
   }
-  postings_ = {};
+  postings_.clear();
   count_.assign(count_.size(), 0);
   return run;
 }

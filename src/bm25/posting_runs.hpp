@@ -37,10 +37,12 @@ class PostingBuffer {
   /// Bytes the buffer and its sort need per posting (12 buffered, 8 sorted).
   static constexpr std::size_t kBytesPerPosting = 20;
 
+  /// Room for `postings` without regrowing (untouched, so it costs no resident memory).
+  void reserve(std::size_t postings) { postings_.reserve(postings); }
   void add(std::uint32_t term, std::uint32_t document, std::uint32_t frequency);
   [[nodiscard]] std::size_t size() const { return postings_.size(); }
-  /// Sorts the buffered postings into a run and empties the buffer. `terms` are the provisional
-  /// ids' strings (every id added so far has one).
+  /// Sorts the buffered postings into a run and empties the buffer, keeping its room. `terms` are
+  /// the provisional ids' strings (every id added so far has one).
   SortedRun sort(const std::vector<std::string>& terms);
 
  private:

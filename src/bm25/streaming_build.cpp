@@ -7,7 +7,7 @@ namespace claimrag::bm25 {
 
 StreamingIndexBuilder::StreamingIndexBuilder(std::filesystem::path index_path, StreamingBuildOptions options)
     : index_path_(std::move(index_path)),
-      builder_(std::make_unique<detail::IndexBuilder>(detail::RunSpill{index_path_, options.run_budget_bytes})) {}
+      builder_(std::make_unique<detail::IndexBuilder>(detail::RunSpill{index_path_, options.run_budget_bytes, options.small_run_bytes})) {}
 
 StreamingIndexBuilder::~StreamingIndexBuilder() = default;
 

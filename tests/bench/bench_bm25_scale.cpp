@@ -25,6 +25,7 @@
 // carry many frequent words, which is hard for pruning; SciFact's own claims are rarer-worded.
 
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -32,10 +33,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <cstdio>
+#include <map>
 #include <memory>
 
 #include "claimrag/bm25/index.hpp"
 #include "claimrag/bm25/search.hpp"
+#include "claimrag/bm25/streaming_build.hpp"
 #include "claimrag/dataset/synthetic_corpus.hpp"
 #include "claimrag/text/tokenizer.hpp"
 #include "scifact_location.hpp"
@@ -79,56 +83,111 @@ const Lengths& lengths() {
   return measured;
 }
 
-std::size_t peak_resident_bytes() {
+std::size_t status_bytes(const char* field) {
   std::ifstream status("/proc/self/status");
+  const std::string prefix = std::string(field) + ":";
   for (std::string line; std::getline(status, line);) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+    if (line.rfind(prefix, 0) == 0) return std::stoull(line.substr(prefix.size())) * 1024;
   }
   return 0;
 }
+std::size_t peak_resident_bytes() { return status_bytes("VmHWM"); }
 void reset_peak_resident() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+dataset::SyntheticCorpusOptions corpus_options() {
+  dataset::SyntheticCorpusOptions options;
+  options.lengths = lengths().documents;
+  return options;
+}
+
+fs::path index_file(std::size_t documents) {
+  return fs::temp_directory_path() / ("claimrag_bench_bm25_" + std::to_string(documents) + ".index");
+}
+
+/// What the streaming build of one scale measured, in a child process of its own.
+struct BuildFigures {
+  double build_seconds = 0;     ///< inside the builder (add_document + finish), generation excluded
+  double generate_seconds = 0;  ///< drawing the synthetic documents
+  std::size_t peak_bytes = 0;   ///< the child's VmHWM from the first document on: the whole process
+  std::size_t start_bytes = 0;  ///< of which resident before the first document (program, generator)
+  std::size_t index_bytes = 0;
+  std::size_t runs = 0;
+};
+
+/// The child's work (run as `bench_bm25_scale --build-child N FILE`): generate N documents one at
+/// a time and feed them to the streaming builder, which writes FILE; print the figures.
+int build_child(std::size_t documents, const fs::path& file) {
+  dataset::SyntheticDocuments source(corpus_options());  // reads SciFact's lengths, then frees them
+  malloc_trim(0);  // gives SciFact's freed corpus back, so that the peak is the build's
+  reset_peak_resident();
+  const std::size_t start_bytes = status_bytes("VmRSS");
+  bm25::StreamingIndexBuilder builder(file);
+  std::chrono::steady_clock::duration building{}, generating{};
+  for (std::size_t d = 0; d < documents; ++d) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto document = source.next();
+    const auto t1 = std::chrono::steady_clock::now();
+    builder.add_document(document.id, document.title, document.text);
+    generating += t1 - t0;
+    building += std::chrono::steady_clock::now() - t1;
+  }
+  const auto t2 = std::chrono::steady_clock::now();
+  const auto summary = builder.finish("synthetic");
+  building += std::chrono::steady_clock::now() - t2;
+  std::printf("%.6f %.6f %zu %zu %llu %zu\n", std::chrono::duration<double>(building).count(),
+              std::chrono::duration<double>(generating).count(), peak_resident_bytes(), start_bytes,
+              static_cast<unsigned long long>(summary.index_bytes), summary.runs);
+  return 0;
+}
+
+/// Builds the index of `documents` documents in a child process, so that its peak memory is the
+/// build's own and not what this process holds (other scales' mappings, Xapian's caches).
+BuildFigures build_in_child(std::size_t documents) {
+  const std::string command = fs::read_symlink("/proc/self/exe").string() + " --build-child " +
+                              std::to_string(documents) + " " + index_file(documents).string();
+  std::unique_ptr<FILE, int (*)(FILE*)> child(popen(command.c_str(), "r"), pclose);
+  BuildFigures f;
+  unsigned long long index_bytes = 0;
+  if (!child || std::fscanf(child.get(), "%lf %lf %zu %zu %llu %zu", &f.build_seconds, &f.generate_seconds,
+                            &f.peak_bytes, &f.start_bytes, &index_bytes, &f.runs) != 6) {
+    std::fprintf(stderr, "the build child failed: %s\n", command.c_str());
+    std::exit(1);
+  }
+  f.index_bytes = index_bytes;
+  return f;
+}
+
+/// Every scale's build figures, built once; the index files are removed at exit.
+const BuildFigures& built(std::size_t documents) {
+  struct Files {
+    std::map<std::size_t, BuildFigures> figures;
+    ~Files() {
+      for (const auto& [n, f] : figures) fs::remove(index_file(n));
+    }
+  };
+  static Files files;
+  auto found = files.figures.find(documents);
+  if (found == files.figures.end()) found = files.figures.emplace(documents, build_in_child(documents)).first;
+  return found->second;
+}
 
 struct Scale {
   std::size_t documents = 0;
-  dataset::Corpus corpus;
   std::vector<std::string> claims;
-  std::unique_ptr<bm25::InvertedIndex> index;  ///< mapped from `file`, as retrieve reads it
-  fs::path file;
-  double build_seconds = 0;
-  std::size_t build_peak = 0;
-  std::size_t index_bytes = 0;
-  std::uint64_t postings = 0;
+  std::unique_ptr<bm25::InvertedIndex> index;  ///< mapped from the file, as retrieve reads it
   double first_pass_seconds = 0;  ///< the claims once, exhaustively, on the fresh mapping (checks postings)
-  ~Scale() {
-    if (!file.empty()) fs::remove(file);
-  }
 };
 
-/// The corpus of `documents` documents, its index and claims; the previous scale is freed first.
+/// The index of `documents` documents mapped, and the claims; the previous scale is unmapped first.
 Scale& scale(std::size_t documents) {
   static std::unique_ptr<Scale> current;
   if (current && current->documents == documents) return *current;
   current.reset();
   auto s = std::make_unique<Scale>();
   s->documents = documents;
-  dataset::SyntheticCorpusOptions options;
-  options.lengths = lengths().documents;
-  s->corpus = dataset::synthetic_corpus(documents, options);
-  s->claims = dataset::synthetic_claims(kClaims, lengths().claims, options);
-  const std::size_t before = peak_resident_bytes();
-  reset_peak_resident();
-  const auto start = std::chrono::steady_clock::now();
-  {
-    const auto built = bm25::build_index(s->corpus, "synthetic");
-    s->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    s->build_peak = peak_resident_bytes();
-    s->file = fs::temp_directory_path() / ("claimrag_bench_bm25_" + std::to_string(documents) + ".index");
-    bm25::save_index(built, s->file);
-  }
-  (void)before;
-  s->index = std::make_unique<bm25::InvertedIndex>(bm25::load_index(s->file));
-  s->index_bytes = s->index->image().size();
-  s->postings = s->index->posting_count();
+  built(documents);
+  s->claims = dataset::synthetic_claims(kClaims, lengths().claims, corpus_options());
+  s->index = std::make_unique<bm25::InvertedIndex>(bm25::load_index(index_file(documents)));
   const auto first_pass = std::chrono::steady_clock::now();
   const bm25::Searcher searcher(*s->index, {1.2, 0.75});
   for (const auto& claim : s->claims) benchmark::DoNotOptimize(searcher.search(claim, 10).data());
@@ -138,12 +197,17 @@ Scale& scale(std::size_t documents) {
 }
 
 void BM_Build(benchmark::State& state) {
-  Scale& s = scale(static_cast<std::size_t>(state.range(0)));
-  for (auto _ : state) state.SetIterationTime(s.build_seconds);
-  state.counters["build_s"] = s.build_seconds;
-  state.counters["peak_rss_MB"] = static_cast<double>(s.build_peak) / 1e6;
-  state.counters["index_MB"] = static_cast<double>(s.index_bytes) / 1e6;
-  state.counters["postings"] = static_cast<double>(s.postings);
+  const BuildFigures& f = built(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) state.SetIterationTime(f.build_seconds);
+  state.counters["build_s"] = f.build_seconds;
+  state.counters["generate_s"] = f.generate_seconds;
+  state.counters["peak_rss_MB"] = static_cast<double>(f.peak_bytes) / 1e6;
+  state.counters["start_rss_MB"] = static_cast<double>(f.start_bytes) / 1e6;
+  state.counters["index_MB"] = static_cast<double>(f.index_bytes) / 1e6;
+  state.counters["peak_per_index"] = static_cast<double>(f.peak_bytes) / static_cast<double>(f.index_bytes);
+  state.counters["growth_per_index"] =
+      static_cast<double>(f.peak_bytes - std::min(f.peak_bytes, f.start_bytes)) / static_cast<double>(f.index_bytes);
+  state.counters["runs"] = static_cast<double>(f.runs);
 }
 
 void BM_Open(benchmark::State& state) {
@@ -151,7 +215,7 @@ void BM_Open(benchmark::State& state) {
   // What retrieve does before its first claim: map and check the index, then set up the searcher
   // (one length norm per document). The file is in the page cache, as for a sweep's second process.
   for (auto _ : state) {
-    const auto loaded = bm25::load_index(s.file);
+    const auto loaded = bm25::load_index(index_file(s.documents));
     const bm25::Searcher searcher(loaded, {1.2, 0.75});
     benchmark::DoNotOptimize(&searcher);
   }
@@ -235,39 +299,49 @@ XapianScale& xapian_scale(std::size_t documents) {
   static std::unique_ptr<XapianScale> current;
   if (current && current->documents == documents) return *current;
   current.reset();
-  Scale& s = scale(documents);
   auto x = std::make_unique<XapianScale>();
   x->documents = documents;
   x->folder = fs::temp_directory_path() / ("claimrag_bench_xapian_" + std::to_string(documents));
   fs::remove_all(x->folder);
+  dataset::SyntheticDocuments source(corpus_options());
+  const std::size_t start_bytes = status_bytes("VmRSS");
   reset_peak_resident();
-  const auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration building{};
   {
     Xapian::WritableDatabase database(x->folder.string(), Xapian::DB_CREATE_OR_OVERWRITE);
-    for (const auto& document : s.corpus.documents) {
+    for (std::size_t d = 0; d < documents; ++d) {
+      const auto document = source.next();
+      const auto start = std::chrono::steady_clock::now();
       Xapian::Document entry;
       text::for_each_token(document.text, [&](std::string_view token) { entry.add_term(std::string(token)); });
       database.add_document(entry);
+      building += std::chrono::steady_clock::now() - start;
     }
+    const auto start = std::chrono::steady_clock::now();
     database.commit();
+    building += std::chrono::steady_clock::now() - start;
   }
-  x->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  x->build_peak = peak_resident_bytes();
+  x->build_seconds = std::chrono::duration<double>(building).count();
+  x->build_peak = peak_resident_bytes() - std::min(peak_resident_bytes(), start_bytes);
   current = std::move(x);
   return *current;
 }
 
 void BM_XapianBuild(benchmark::State& state) {
-  XapianScale& x = xapian_scale(static_cast<std::size_t>(state.range(0)));
+  const auto documents = static_cast<std::size_t>(state.range(0));
+  XapianScale& x = xapian_scale(documents);
+  const BuildFigures& ours = built(documents);
   for (auto _ : state) state.SetIterationTime(x.build_seconds);
   state.counters["build_s"] = x.build_seconds;
-  state.counters["peak_rss_MB"] = static_cast<double>(x.build_peak) / 1e6;
+  state.counters["peak_rss_growth_MB"] = static_cast<double>(x.build_peak) / 1e6;
+  state.counters["claimrag_build_ratio"] = ours.build_seconds / x.build_seconds;
+  state.counters["claimrag_peak_ratio"] = static_cast<double>(ours.peak_bytes) / static_cast<double>(std::max<std::size_t>(1, x.build_peak));
 }
 
 void BM_XapianQuery(benchmark::State& state) {
   const auto documents = static_cast<std::size_t>(state.range(0));
   XapianScale& x = xapian_scale(documents);
-  const auto& claims = scale(documents).claims;
+  const auto claims = dataset::synthetic_claims(kClaims, lengths().claims, corpus_options());
   const auto k = static_cast<Xapian::doccount>(state.range(1));
   Xapian::Database database(x.folder.string());
   Xapian::Enquire enquire(database);
@@ -309,4 +383,13 @@ BENCHMARK(BM_XapianQuery)->Apply(xapian_query_args)->Iterations(1)->Unit(benchma
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--build-child") {
+    return build_child(std::stoull(argv[2]), argv[3]);
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -16,7 +16,12 @@
 namespace claimrag::bm25 {
 
 struct StreamingBuildOptions {
-  std::size_t run_budget_bytes = std::size_t{256} << 20;  ///< postings buffered before a run is spilled
+  /// The most bytes of buffered postings (20 a posting, with their sort) before a run is spilled.
+  /// A run is also spilled, once past 4 MB, when it would hold more than half of the postings
+  /// seen so far, so that the buffer stays below the index's size on corpora of any size.
+  std::size_t run_budget_bytes = std::size_t{256} << 20;
+  /// The size below which a run is never spilled early (tests lower it to force many runs).
+  std::size_t small_run_bytes = std::size_t{4} << 20;
 };
 
 /// What a finished build wrote.
