@@ -1,6 +1,7 @@
 #include "claimrag/bm25/streaming_build.hpp"
 
 #include "claimrag/dataset/beir.hpp"
+#include "claimrag/error.hpp"
 #include "index_builder.hpp"
 
 namespace claimrag::bm25 {
@@ -12,10 +13,12 @@ StreamingIndexBuilder::StreamingIndexBuilder(std::filesystem::path index_path, S
 StreamingIndexBuilder::~StreamingIndexBuilder() = default;
 
 void StreamingIndexBuilder::add_document(std::string_view id, std::string_view title, std::string_view text) {
+  if (!builder_) throw InternalError("bm25 streaming build: a document added after finish()");
   builder_->add_document(id, title, text);
 }
 
 StreamingBuildSummary StreamingIndexBuilder::finish(std::string corpus_checksum) {
+  if (!builder_) throw InternalError("bm25 streaming build: finish() called twice");
   detail::FileImageSink sink(index_path_);
   StreamingBuildSummary summary;
   summary.index_bytes = builder_->finish(sink, std::move(corpus_checksum));

@@ -1,6 +1,11 @@
 // BM25 at scale: synthetic corpora of 10 k, 100 k and 1 M documents (dataset/synthetic_corpus.hpp:
 // Zipf words, SciFact's document lengths) and 1,000 synthetic claims of SciFact's claim lengths.
-//   BM_Build/N          build time and peak memory (VmHWM, reset before), postings, index bytes
+//   BM_Build/N          the streaming build (bm25/streaming_build.hpp), in a child process of its
+//                       own (`--build-child N FILE`) fed one generated document at a time: build_s
+//                       (inside the builder; generate_s apart), peak_rss_MB (the child's VmHWM from
+//                       the first document on: program, generator and builder), peak_per_index,
+//                       growth_per_index (the peak less what was resident before the first
+//                       document, over the index size), runs spilled
 //   BM_Open/N           load_index (map and check) and a Searcher, as retrieve before its first
 //                       claim; first_pass_s: the claims once on the fresh mapping (checks postings)
 //   BM_Query/N/k/p      per-claim latency p50 / p99 on one thread, p = 0 exhaustive, 1 MaxScore
@@ -8,9 +13,11 @@
 //   BM_Xapian*/N/k      Xapian 1.4 on the same tokens (BM25 k1 1.2, b 0.75, no positions), when
 //                       built with Xapian (scripts/bench.sh installs libxapian-dev); its 1 M corpus
 //                       only with CLAIMRAG_BENCH_XAPIAN_1M=1 (its build takes minutes).
-// Every corpus is built once and kept while its benchmarks run. Peak memory is the process's
-// VmHWM after a reset, so it includes the generated corpus held in memory (and what the allocator
-// kept from an earlier scale): an upper bound on the build's own peak, not its measure.
+//   BM_XapianBuild/N    Xapian's build measured as claimrag's, in a child (`--xapian-child N DIR`),
+//                       and claimrag's build time and peak over Xapian's
+// Every index is built once and kept on disk until exit; scales are mapped one at a time. No corpus
+// is held in memory. `--write-corpus N FOLDER` writes the same N documents as a BEIR
+// corpus.jsonl, to time `claimrag index` itself on them.
 //
 // Measured on the 2-core development machine (Release, shared with two other builds, load average
 // 3 to 6, so every time is inflated), index format 2 (memory-mapped), 1,000 claims, p50 / p99 per
@@ -140,21 +147,39 @@ int build_child(std::size_t documents, const fs::path& file) {
   return 0;
 }
 
-/// Builds the index of `documents` documents in a child process, so that its peak memory is the
-/// build's own and not what this process holds (other scales' mappings, Xapian's caches).
-BuildFigures build_in_child(std::size_t documents) {
-  const std::string command = fs::read_symlink("/proc/self/exe").string() + " --build-child " +
-                              std::to_string(documents) + " " + index_file(documents).string();
-  std::unique_ptr<FILE, int (*)(FILE*)> child(popen(command.c_str(), "r"), pclose);
-  BuildFigures f;
-  unsigned long long index_bytes = 0;
-  if (!child || std::fscanf(child.get(), "%lf %lf %zu %zu %llu %zu", &f.build_seconds, &f.generate_seconds,
-                            &f.peak_bytes, &f.start_bytes, &index_bytes, &f.runs) != 6) {
-    std::fprintf(stderr, "the build child failed: %s\n", command.c_str());
-    std::exit(1);
+/// `bench_bm25_scale --write-corpus N FOLDER`: the same N documents as FOLDER/corpus.jsonl, to time
+/// `claimrag index` itself (JSONL reading included) on them.
+int write_corpus(std::size_t documents, const fs::path& folder) {
+  dataset::SyntheticDocuments source(corpus_options());
+  fs::create_directories(folder);
+  std::ofstream out(folder / "corpus.jsonl", std::ios::binary);
+  for (std::size_t d = 0; d < documents; ++d) {
+    const auto document = source.next();  // ids and words need no JSON escaping
+    out << "{\"_id\": \"" << document.id << "\", \"title\": \"\", \"text\": \"" << document.text << "\"}\n";
   }
-  f.index_bytes = index_bytes;
-  return f;
+  return out ? 0 : 1;
+}
+
+/// Runs this program as `bench_bm25_scale ARGUMENTS` and reads the numbers it prints. A build
+/// measured in a child process of its own has a peak that is its own, not what this process holds
+/// (other scales' mappings, what the allocator kept).
+std::vector<double> child_figures(const std::string& arguments, std::size_t count) {
+  const std::string command = fs::read_symlink("/proc/self/exe").string() + " " + arguments;
+  std::unique_ptr<FILE, int (*)(FILE*)> child(popen(command.c_str(), "r"), pclose);
+  std::vector<double> figures(count);
+  for (auto& figure : figures) {
+    if (!child || std::fscanf(child.get(), "%lf", &figure) != 1) {
+      std::fprintf(stderr, "the child failed: %s\n", command.c_str());
+      std::exit(1);
+    }
+  }
+  return figures;
+}
+
+BuildFigures build_in_child(std::size_t documents) {
+  const auto v = child_figures("--build-child " + std::to_string(documents) + " " + index_file(documents).string(), 6);
+  return {v[0], v[1], static_cast<std::size_t>(v[2]), static_cast<std::size_t>(v[3]), static_cast<std::size_t>(v[4]),
+          static_cast<std::size_t>(v[5])};
 }
 
 /// Every scale's build figures, built once; the index files are removed at exit.
@@ -288,27 +313,27 @@ BENCHMARK(BM_Batch)->Apply(batch_args)->Iterations(3)->Unit(benchmark::kMillisec
 struct XapianScale {
   std::size_t documents = 0;
   fs::path folder;
-  double build_seconds = 0;
-  std::size_t build_peak = 0;
+  double build_seconds = 0;      ///< inside Xapian (add_document + commit), generation excluded
+  std::size_t build_peak = 0;    ///< the child's VmHWM from the first document on
+  std::size_t start_bytes = 0;   ///< of which resident before the first document
   ~XapianScale() {
     if (!folder.empty()) fs::remove_all(folder);
   }
 };
 
-XapianScale& xapian_scale(std::size_t documents) {
-  static std::unique_ptr<XapianScale> current;
-  if (current && current->documents == documents) return *current;
-  current.reset();
-  auto x = std::make_unique<XapianScale>();
-  x->documents = documents;
-  x->folder = fs::temp_directory_path() / ("claimrag_bench_xapian_" + std::to_string(documents));
-  fs::remove_all(x->folder);
+fs::path xapian_folder(std::size_t documents) {
+  return fs::temp_directory_path() / ("claimrag_bench_xapian_" + std::to_string(documents));
+}
+
+/// The child's work (`bench_bm25_scale --xapian-child N FOLDER`), as build_child's for Xapian.
+int xapian_child(std::size_t documents, const fs::path& folder) {
   dataset::SyntheticDocuments source(corpus_options());
-  const std::size_t start_bytes = status_bytes("VmRSS");
+  malloc_trim(0);
   reset_peak_resident();
+  const std::size_t start_bytes = status_bytes("VmRSS");
   std::chrono::steady_clock::duration building{};
   {
-    Xapian::WritableDatabase database(x->folder.string(), Xapian::DB_CREATE_OR_OVERWRITE);
+    Xapian::WritableDatabase database(folder.string(), Xapian::DB_CREATE_OR_OVERWRITE);
     for (std::size_t d = 0; d < documents; ++d) {
       const auto document = source.next();
       const auto start = std::chrono::steady_clock::now();
@@ -321,8 +346,22 @@ XapianScale& xapian_scale(std::size_t documents) {
     database.commit();
     building += std::chrono::steady_clock::now() - start;
   }
-  x->build_seconds = std::chrono::duration<double>(building).count();
-  x->build_peak = peak_resident_bytes() - std::min(peak_resident_bytes(), start_bytes);
+  std::printf("%.6f %zu %zu\n", std::chrono::duration<double>(building).count(), peak_resident_bytes(), start_bytes);
+  return 0;
+}
+
+XapianScale& xapian_scale(std::size_t documents) {
+  static std::unique_ptr<XapianScale> current;
+  if (current && current->documents == documents) return *current;
+  current.reset();
+  auto x = std::make_unique<XapianScale>();
+  x->documents = documents;
+  x->folder = xapian_folder(documents);
+  fs::remove_all(x->folder);
+  const auto v = child_figures("--xapian-child " + std::to_string(documents) + " " + x->folder.string(), 3);
+  x->build_seconds = v[0];
+  x->build_peak = static_cast<std::size_t>(v[1]);
+  x->start_bytes = static_cast<std::size_t>(v[2]);
   current = std::move(x);
   return *current;
 }
@@ -333,9 +372,10 @@ void BM_XapianBuild(benchmark::State& state) {
   const BuildFigures& ours = built(documents);
   for (auto _ : state) state.SetIterationTime(x.build_seconds);
   state.counters["build_s"] = x.build_seconds;
-  state.counters["peak_rss_growth_MB"] = static_cast<double>(x.build_peak) / 1e6;
+  state.counters["peak_rss_MB"] = static_cast<double>(x.build_peak) / 1e6;
+  state.counters["start_rss_MB"] = static_cast<double>(x.start_bytes) / 1e6;
   state.counters["claimrag_build_ratio"] = ours.build_seconds / x.build_seconds;
-  state.counters["claimrag_peak_ratio"] = static_cast<double>(ours.peak_bytes) / static_cast<double>(std::max<std::size_t>(1, x.build_peak));
+  state.counters["claimrag_peak_ratio"] = static_cast<double>(ours.peak_bytes) / static_cast<double>(x.build_peak);
 }
 
 void BM_XapianQuery(benchmark::State& state) {
@@ -387,6 +427,10 @@ int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--build-child") {
     return build_child(std::stoull(argv[2]), argv[3]);
   }
+  if (argc == 4 && std::string(argv[1]) == "--write-corpus") return write_corpus(std::stoull(argv[2]), argv[3]);
+#ifdef CLAIMRAG_HAVE_XAPIAN
+  if (argc == 4 && std::string(argv[1]) == "--xapian-child") return xapian_child(std::stoull(argv[2]), argv[3]);
+#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
