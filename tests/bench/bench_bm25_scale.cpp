@@ -19,17 +19,17 @@
 // is held in memory. `--write-corpus N FOLDER` writes the same N documents as a BEIR
 // corpus.jsonl, to time `claimrag index` itself on them.
 //
-// Measured on the 2-core development machine (Release, shared with two other builds, load average
-// 3 to 6, so every time is inflated), index format 2 (memory-mapped), 1,000 claims, p50 / p99 per
-// claim on one thread, exhaustive (search) → MaxScore (search_pruned):
-//   10 k   k=10 0.059 / 0.13 → 0.067 / 0.28 ms   k=200 0.11 / 0.18 → 0.22 / 0.58 ms
-//   100 k  k=10 0.56 / 4.6 → 0.34 / 4.4 ms       k=200 0.63 / 1.4 → 0.83 / 3.2 ms
-//   1 M    k=10 5.7 / 13 → 2.2 / 14 ms (its benchmarks run alone; in the full run, with a
-//          compilation beside it, 28 / 70 → 15 / 57 ms wall for 7.1 → 4.2 ms of CPU per claim)
-// Build 0.25 / 2.4 / 19 s; index 15 / 133 / 1,311 MB; open (map, check, searcher) 0.5 / 0.8 /
-// 4.2 ms; first pass 0.11 / 0.99 / 7.0 s. Xapian 1.4: build 14 / 53 s, p50 / p99 at k=10
-// 0.49 / 4.6 and 5.7 / 32 ms (10 k / 100 k). Synthetic claims drawn from the documents' Zipf law
-// carry many frequent words, which is hard for pruning; SciFact's own claims are rarer-worded.
+// Measured on the 2-core development machine (Release, load average 0.9 to 1.2 but 1.4 to 2.8 for
+// Xapian's 1 M queries), index format 2 (memory-mapped), 1,000 claims, p50 / p99 per claim on one
+// thread, exhaustive (search) → MaxScore (search_pruned), k=10:
+//   10 k   0.059 / 0.12 → 0.064 / 0.28 ms    Xapian 0.46 / 2.5 ms
+//   100 k  0.58 / 1.3 → 0.35 / 1.8 ms        Xapian 3.4 / 22 ms
+//   1 M    5.9 / 13 → 2.0 / 13 ms           Xapian 29 / 191 ms
+// Streaming build 0.14 / 1.27 / 15.3 s, peak 29 / 150 / 311 MB for indexes of 15 / 133 / 1,311 MB
+// (1.94 / 1.13 / 0.24 ×), 4 / 8 / 19 runs; Xapian 1.4: build 1.65 / 16.9 / 186 s, peak 92 / 93 /
+// 93 MB. Open (map, check, searcher) 0.54 / 0.81 / 3.5 ms; first pass 0.07 / 0.63 / 6.6 s.
+// Synthetic claims drawn from the documents' Zipf law carry many frequent words, which is hard for
+// pruning; SciFact's own claims are rarer-worded.
 
 #include <benchmark/benchmark.h>
 #include <malloc.h>
@@ -311,14 +311,9 @@ BENCHMARK(BM_Batch)->Apply(batch_args)->Iterations(3)->Unit(benchmark::kMillisec
 #ifdef CLAIMRAG_HAVE_XAPIAN
 /// The same corpus in a Xapian database on disk (terms = claimrag's tokens, wdf = frequency).
 struct XapianScale {
-  std::size_t documents = 0;
-  fs::path folder;
   double build_seconds = 0;      ///< inside Xapian (add_document + commit), generation excluded
   std::size_t build_peak = 0;    ///< the child's VmHWM from the first document on
   std::size_t start_bytes = 0;   ///< of which resident before the first document
-  ~XapianScale() {
-    if (!folder.empty()) fs::remove_all(folder);
-  }
 };
 
 fs::path xapian_folder(std::size_t documents) {
@@ -350,25 +345,26 @@ int xapian_child(std::size_t documents, const fs::path& folder) {
   return 0;
 }
 
-XapianScale& xapian_scale(std::size_t documents) {
-  static std::unique_ptr<XapianScale> current;
-  if (current && current->documents == documents) return *current;
-  current.reset();
-  auto x = std::make_unique<XapianScale>();
-  x->documents = documents;
-  x->folder = xapian_folder(documents);
-  fs::remove_all(x->folder);
-  const auto v = child_figures("--xapian-child " + std::to_string(documents) + " " + x->folder.string(), 3);
-  x->build_seconds = v[0];
-  x->build_peak = static_cast<std::size_t>(v[1]);
-  x->start_bytes = static_cast<std::size_t>(v[2]);
-  current = std::move(x);
-  return *current;
+/// Every scale's Xapian database, built once; the folders are removed at exit.
+const XapianScale& xapian_scale(std::size_t documents) {
+  struct Folders {
+    std::map<std::size_t, XapianScale> scales;
+    ~Folders() {
+      for (const auto& [n, x] : scales) fs::remove_all(xapian_folder(n));
+    }
+  };
+  static Folders folders;
+  auto found = folders.scales.find(documents);
+  if (found != folders.scales.end()) return found->second;
+  fs::remove_all(xapian_folder(documents));
+  const auto v = child_figures("--xapian-child " + std::to_string(documents) + " " + xapian_folder(documents).string(), 3);
+  return folders.scales.emplace(documents, XapianScale{v[0], static_cast<std::size_t>(v[1]), static_cast<std::size_t>(v[2])})
+      .first->second;
 }
 
 void BM_XapianBuild(benchmark::State& state) {
   const auto documents = static_cast<std::size_t>(state.range(0));
-  XapianScale& x = xapian_scale(documents);
+  const XapianScale& x = xapian_scale(documents);
   const BuildFigures& ours = built(documents);
   for (auto _ : state) state.SetIterationTime(x.build_seconds);
   state.counters["build_s"] = x.build_seconds;
@@ -380,10 +376,10 @@ void BM_XapianBuild(benchmark::State& state) {
 
 void BM_XapianQuery(benchmark::State& state) {
   const auto documents = static_cast<std::size_t>(state.range(0));
-  XapianScale& x = xapian_scale(documents);
+  xapian_scale(documents);
   const auto claims = dataset::synthetic_claims(kClaims, lengths().claims, corpus_options());
   const auto k = static_cast<Xapian::doccount>(state.range(1));
-  Xapian::Database database(x.folder.string());
+  Xapian::Database database(xapian_folder(documents).string());
   Xapian::Enquire enquire(database);
   enquire.set_weighting_scheme(Xapian::BM25Weight(1.2, 0, 1, 0.75, 0.5));
   std::vector<double> milliseconds;
