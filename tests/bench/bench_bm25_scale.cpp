@@ -182,18 +182,29 @@ BuildFigures build_in_child(std::size_t documents) {
           static_cast<std::size_t>(v[5])};
 }
 
-/// Every scale's build figures, built once; the index files are removed at exit.
+/// What was built once per scale, with the built files (at `path_of(documents)`) removed at exit.
+template <typename Figures>
+class BuiltOnce {
+ public:
+  explicit BuiltOnce(fs::path (*path_of)(std::size_t)) : path_of_(path_of) {}
+  ~BuiltOnce() {
+    for (const auto& [n, f] : figures_) fs::remove_all(path_of_(n));
+  }
+  template <typename Build>
+  const Figures& get(std::size_t documents, Build build) {
+    auto found = figures_.find(documents);
+    if (found == figures_.end()) found = figures_.emplace(documents, build(path_of_(documents))).first;
+    return found->second;
+  }
+
+ private:
+  fs::path (*path_of_)(std::size_t);
+  std::map<std::size_t, Figures> figures_;
+};
+
 const BuildFigures& built(std::size_t documents) {
-  struct Files {
-    std::map<std::size_t, BuildFigures> figures;
-    ~Files() {
-      for (const auto& [n, f] : figures) fs::remove(index_file(n));
-    }
-  };
-  static Files files;
-  auto found = files.figures.find(documents);
-  if (found == files.figures.end()) found = files.figures.emplace(documents, build_in_child(documents)).first;
-  return found->second;
+  static BuiltOnce<BuildFigures> indexes(index_file);
+  return indexes.get(documents, [&](const fs::path&) { return build_in_child(documents); });
 }
 
 struct Scale {
@@ -345,21 +356,14 @@ int xapian_child(std::size_t documents, const fs::path& folder) {
   return 0;
 }
 
-/// Every scale's Xapian database, built once; the folders are removed at exit.
+/// Every scale's Xapian database, built once.
 const XapianScale& xapian_scale(std::size_t documents) {
-  struct Folders {
-    std::map<std::size_t, XapianScale> scales;
-    ~Folders() {
-      for (const auto& [n, x] : scales) fs::remove_all(xapian_folder(n));
-    }
-  };
-  static Folders folders;
-  auto found = folders.scales.find(documents);
-  if (found != folders.scales.end()) return found->second;
-  fs::remove_all(xapian_folder(documents));
-  const auto v = child_figures("--xapian-child " + std::to_string(documents) + " " + xapian_folder(documents).string(), 3);
-  return folders.scales.emplace(documents, XapianScale{v[0], static_cast<std::size_t>(v[1]), static_cast<std::size_t>(v[2])})
-      .first->second;
+  static BuiltOnce<XapianScale> databases(xapian_folder);
+  return databases.get(documents, [&](const fs::path& folder) {
+    fs::remove_all(folder);
+    const auto v = child_figures("--xapian-child " + std::to_string(documents) + " " + folder.string(), 3);
+    return XapianScale{v[0], static_cast<std::size_t>(v[1]), static_cast<std::size_t>(v[2])};
+  });
 }
 
 void BM_XapianBuild(benchmark::State& state) {
