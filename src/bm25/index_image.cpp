@@ -1,16 +1,13 @@
-// Laying an index out as an image (bm25/index_format.hpp), and opening one: what is checked when,
-// and how a term's postings are checked on first use.
+// Sealing an index image (bm25/index_format.hpp), and opening one: what is checked when, and how a
+// term's postings are checked on first use. Images are laid out by bm25/image_writer.hpp.
 
 #include <bit>
 #include <cstring>
-#include <nlohmann/json.hpp>
-#include <numeric>
 
 #include "claimrag/bm25/index.hpp"
 #include "claimrag/bm25/index_format.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
-#include "index_contents.hpp"
 
 namespace claimrag::bm25 {
 
@@ -18,8 +15,6 @@ static_assert(std::endian::native == std::endian::little, "the index is read in 
 
 namespace {
 
-
-std::uint64_t align8(std::uint64_t offset) { return (offset + 7) / 8 * 8; }
 
 std::uint64_t hash(std::span<const std::byte> bytes) {
   return io::xxh64(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
@@ -69,51 +64,6 @@ void seal(std::span<std::byte> image) {
 }
 
 }  // namespace format
-
-namespace detail {
-
-std::vector<std::uint64_t> write_image(const IndexContents& contents) {
-  const auto bytes_of = [](const auto& values) {
-    return std::span<const std::byte>(reinterpret_cast<const std::byte*>(values.data()),
-                                      values.size() * sizeof(values[0]));
-  };
-  // In the order of format::Section; the block checksums are computed by seal().
-  const std::array<std::span<const std::byte>, format::kSectionCount> sections = {
-      bytes_of(contents.doc_id_offsets),  bytes_of(contents.doc_id_text),         bytes_of(contents.doc_lengths),
-      bytes_of(contents.term_text_offsets), bytes_of(contents.term_text),         bytes_of(contents.posting_offsets),
-      bytes_of(contents.posting_documents), bytes_of(contents.posting_frequencies), bytes_of(contents.bound_offsets),
-      bytes_of(contents.bound_frequencies), bytes_of(contents.bound_lengths),     bytes_of(contents.metadata),
-      {}};
-  format::IndexHeader header;
-  header.documents = contents.doc_lengths.size();
-  header.terms = contents.posting_offsets.size() - 1;
-  header.postings = contents.posting_documents.size();
-  header.bound_pairs = contents.bound_frequencies.size();
-  std::uint64_t offset = format::kHeaderBytes;
-  std::uint64_t blocks = 0;
-  for (std::size_t s = 0; s < format::kBlockChecksums; ++s) {
-    header.sections[s] = {offset, sections[s].size(), blocks};
-    offset = align8(offset + sections[s].size());
-    blocks += format::block_count(sections[s].size(), header.block_bytes);
-  }
-  header.sections[format::kBlockChecksums] = {offset, blocks * 8, 0};
-  offset += blocks * 8;
-  std::vector<std::uint64_t> words(offset / 8, 0);
-  const std::span<std::byte> image(reinterpret_cast<std::byte*>(words.data()), offset);
-  std::memcpy(image.data(), format::kMagic.data(), format::kMagic.size());
-  const auto kind_length = static_cast<std::uint32_t>(format::kKind.size());
-  std::memcpy(image.data() + 8, &kind_length, 4);
-  std::memcpy(image.data() + format::kKindAt, format::kKind.data(), format::kKind.size());
-  std::memcpy(image.data() + format::kVersionAt, &format::kVersion, 4);
-  for (std::size_t s = 0; s < format::kBlockChecksums; ++s) {
-    if (!sections[s].empty()) std::memcpy(image.data() + header.sections[s].offset, sections[s].data(), sections[s].size());
-  }
-  write_header(image, header);
-  format::seal(image);
-  return words;
-}
-
-}  // namespace detail
 
 InvertedIndex::InvertedIndex() = default;
 InvertedIndex::~InvertedIndex() = default;

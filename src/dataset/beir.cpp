@@ -16,23 +16,29 @@ std::int64_t Corpus::find(const std::string& id) const {
   return found == position.end() ? -1 : static_cast<std::int64_t>(found->second);
 }
 
+std::string for_each_document(const std::filesystem::path& corpus_jsonl,
+                              const std::function<void(Document& document, std::size_t line)>& visit) {
+  std::unordered_map<std::string, std::size_t> line_of;
+  const std::string checksum =
+      for_each_json_object(corpus_jsonl, [&](simdjson::dom::object object, std::size_t line) {
+        const FieldReader fields(object, corpus_jsonl, line);
+        Document document{fields.identifier("_id"), fields.optional_string("title", ""), fields.string("text")};
+        const auto [where, inserted] = line_of.emplace(document.id, line);
+        if (!inserted) {
+          fields.fail("duplicate document id \"" + document.id + "\" (first on line " + std::to_string(where->second) + ")");
+        }
+        visit(document, line);
+      });
+  if (line_of.empty()) throw DataError(corpus_jsonl.string(), "the corpus has no documents");
+  return checksum;
+}
+
 Corpus load_corpus(const std::filesystem::path& corpus_jsonl) {
   Corpus corpus;
-  std::unordered_map<std::string, std::size_t> line_of;
-  corpus.checksum = for_each_json_object(corpus_jsonl, [&](simdjson::dom::object object, std::size_t line) {
-    const FieldReader fields(object, corpus_jsonl, line);
-    Document document{fields.identifier("_id"), fields.optional_string("title", ""),
-                      fields.string("text")};
-    const auto [where, inserted] = corpus.position.emplace(
-        document.id, static_cast<std::uint32_t>(corpus.documents.size()));
-    if (!inserted) {
-      fields.fail("duplicate document id \"" + document.id + "\" (first on line " +
-                  std::to_string(line_of[document.id]) + ")");
-    }
-    line_of[document.id] = line;
+  corpus.checksum = for_each_document(corpus_jsonl, [&](Document& document, std::size_t /*line*/) {
+    corpus.position.emplace(document.id, static_cast<std::uint32_t>(corpus.documents.size()));
     corpus.documents.push_back(std::move(document));
   });
-  if (corpus.documents.empty()) throw DataError(corpus_jsonl.string(), "the corpus has no documents");
   return corpus;
 }
 

@@ -1,5 +1,13 @@
 #include "claimrag/dataset/jsonl.hpp"
 
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <vector>
+
 #include "claimrag/dataset/identifier.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
@@ -7,20 +15,68 @@
 
 namespace claimrag::dataset {
 
+namespace {
+
+/// Bytes read at a time; a longer line grows the buffer.
+constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+
+/// Reads `path` in chunks, hashing every byte, and calls `visit` with each line (as
+/// io::for_each_line cuts them: a leading byte-order mark skipped, "\r\n" or "\n" endings, a last
+/// line without a newline counted). Each line is followed in memory by at least SIMDJSON_PADDING
+/// readable bytes, so simdjson parses it in place. Returns the XXH64 of the file's bytes.
+std::uint64_t for_each_padded_line(const std::filesystem::path& path, const std::function<void(const io::Line&)>& visit) {
+  std::ifstream in(path, std::ios::in | std::ios::binary);
+  std::error_code error;
+  if (!in || std::filesystem::is_directory(path, error)) {
+    throw DataError(path.string(), std::filesystem::exists(path, error) ? "cannot read" : "no such file");
+  }
+  const std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> hash(XXH64_createState(), &XXH64_freeState);
+  XXH64_reset(hash.get(), 0);
+  std::vector<char> buffer(kChunkBytes + simdjson::SIMDJSON_PADDING);
+  std::size_t begin = 0;  // the first byte of the current line
+  std::size_t end = 0;    // one past the last byte read
+  std::size_t number = 0;
+  bool at_start = true;
+  const auto emit = [&](std::size_t stop) {
+    std::string_view text(buffer.data() + begin, stop - begin);
+    if (at_start && text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+    at_start = false;
+    if (text.ends_with('\r')) text.remove_suffix(1);
+    visit(io::Line{++number, text});
+  };
+  while (true) {
+    if (begin > 0) {  // keep the unfinished line at the front
+      std::memmove(buffer.data(), buffer.data() + begin, end - begin);
+      end -= begin;
+      begin = 0;
+    }
+    if (end + simdjson::SIMDJSON_PADDING == buffer.size()) buffer.resize(2 * buffer.size() - simdjson::SIMDJSON_PADDING);
+    in.read(buffer.data() + end, static_cast<std::streamsize>(buffer.size() - simdjson::SIMDJSON_PADDING - end));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (in.bad()) throw DataError(path.string(), "read failed");
+    XXH64_update(hash.get(), buffer.data() + end, got);
+    std::size_t scan = end;
+    end += got;
+    std::fill_n(buffer.data() + end, simdjson::SIMDJSON_PADDING, '\0');
+    for (const char* newline; (newline = static_cast<const char*>(std::memchr(buffer.data() + scan, '\n', end - scan)));) {
+      const auto stop = static_cast<std::size_t>(newline - buffer.data());
+      emit(stop);
+      begin = scan = stop + 1;
+    }
+    if (got == 0) break;
+  }
+  if (begin < end) emit(end);
+  return XXH64_digest(hash.get());
+}
+
+}  // namespace
+
 std::string for_each_json_object(
     const std::filesystem::path& path,
     const std::function<void(simdjson::dom::object object, std::size_t line)>& visit) {
-  simdjson::padded_string contents;
-  if (simdjson::padded_string::load(path.string()).get(contents) != simdjson::SUCCESS) {
-    std::error_code error;
-    throw DataError(path.string(),
-                    std::filesystem::exists(path, error) ? "cannot read" : "no such file");
-  }
-  const std::string_view all(contents.data(), contents.size());
   simdjson::dom::parser parser;
-  io::for_each_line(all, [&](const io::Line& line) {
+  const std::uint64_t checksum = for_each_padded_line(path, [&](const io::Line& line) {
     if (io::is_blank(line.text)) return;
-    // The padded buffer runs past every line, so lines are parsed in place without copying.
     simdjson::dom::element element;
     const auto error = parser.parse(line.text.data(), line.text.size(), false).get(element);
     if (error) {
@@ -33,7 +89,7 @@ std::string for_each_json_object(
     }
     visit(object, line.number);
   });
-  return io::checksum_hex(all);
+  return io::checksum_hex_of(checksum);
 }
 
 namespace {

@@ -50,15 +50,32 @@ std::size_t ZipfWords::rank(double u) const {
   return std::min(static_cast<std::size_t>(found - cumulative_.begin()), cumulative_.size() - 1) + 1;
 }
 
+struct SyntheticDocuments::State {
+  explicit State(const SyntheticCorpusOptions& options)
+      : lengths((check_lengths(options.lengths), options.lengths)),
+        zipf(options.vocabulary, options.zipf_exponent),
+        generator(options.seed) {}
+  std::vector<std::uint32_t> lengths;
+  ZipfWords zipf;
+  std::mt19937_64 generator;
+  std::size_t produced = 0;
+};
+
+SyntheticDocuments::SyntheticDocuments(const SyntheticCorpusOptions& options) : state_(std::make_unique<State>(options)) {}
+SyntheticDocuments::~SyntheticDocuments() = default;
+
+Document SyntheticDocuments::next() {
+  State& s = *state_;
+  const std::uint32_t length = std::max<std::uint32_t>(1, draw_length(s.generator, s.lengths));
+  return {"s" + std::to_string(s.produced++), "", words(s.generator, s.zipf, length)};
+}
+
 Corpus synthetic_corpus(std::size_t documents, const SyntheticCorpusOptions& options) {
-  check_lengths(options.lengths);
-  const ZipfWords zipf(options.vocabulary, options.zipf_exponent);
-  std::mt19937_64 generator(options.seed);
+  SyntheticDocuments source(options);
   Corpus corpus;
   corpus.documents.reserve(documents);
   for (std::size_t d = 0; d < documents; ++d) {
-    const std::uint32_t length = std::max<std::uint32_t>(1, draw_length(generator, options.lengths));
-    corpus.documents.push_back({"s" + std::to_string(d), "", words(generator, zipf, length)});
+    corpus.documents.push_back(source.next());
     corpus.position.emplace(corpus.documents.back().id, static_cast<std::uint32_t>(d));
   }
   return corpus;

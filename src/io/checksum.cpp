@@ -14,11 +14,13 @@ namespace claimrag::io {
 
 std::uint64_t xxh64(std::string_view bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
 
-std::string checksum_hex(std::string_view bytes) {
+std::string checksum_hex_of(std::uint64_t checksum) {
   char digits[17];
-  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(xxh64(bytes)));
+  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(checksum));
   return digits;
 }
+
+std::string checksum_hex(std::string_view bytes) { return checksum_hex_of(xxh64(bytes)); }
 
 std::string file_checksum(const std::filesystem::path& path) {
   // Streamed in blocks: a checksum need not hold the whole file in memory.
@@ -35,9 +37,7 @@ std::string file_checksum(const std::filesystem::path& path) {
   const auto digest = XXH64_digest(state);
   XXH64_freeState(state);
   if (failed) throw DataError(path.string(), "read failed");
-  char digits[17];
-  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(digest));
-  return digits;
+  return checksum_hex_of(digest);
 }
 
 }  // namespace claimrag::io

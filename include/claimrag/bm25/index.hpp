@@ -116,7 +116,8 @@ class InvertedIndex {
   std::unique_ptr<std::atomic<std::uint8_t>[]> block_checked_;
 };
 
-/// Tokenizes every document's title + " " + text with the paper's tokenizer and inverts it.
+/// Tokenizes every document's title + " " + text with the paper's tokenizer and inverts it, in
+/// memory. The streaming builder (bm25/streaming_build.hpp) is the same code writing to a file.
 InvertedIndex build_index(const dataset::Corpus& corpus, std::string corpus_checksum);
 
 /// Saves the index's image atomically (temporary file, then rename).

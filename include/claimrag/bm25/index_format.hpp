@@ -73,8 +73,8 @@ static_assert(sizeof(IndexHeader) == 8 * (5 + 3 * kSectionCount + 2), "IndexHead
 }
 
 /// Recomputes, in place, every checksum of an index image whose header and section table are
-/// readable (block checksums, then the header's); leaves other bytes alone. For writers, and for
-/// tests that forge contents behind valid checksums.
+/// readable (block checksums, then the header's); leaves other bytes alone. For tests that forge
+/// contents behind valid checksums (the builder computes them as it writes, src/bm25/image_writer).
 void seal(std::span<std::byte> image);
 
 }  // namespace claimrag::bm25::format

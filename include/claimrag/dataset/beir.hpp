@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -48,6 +49,11 @@ struct Qrels {
   std::size_t pair_count = 0;
 };
 
+/// Reads corpus.jsonl one document at a time, with every check load_corpus makes (duplicate ids,
+/// an empty corpus), calling `visit(document, line)` in file order. Returns the checksum of the
+/// file's bytes (Corpus::checksum). Memory: one line and the ids seen so far.
+std::string for_each_document(const std::filesystem::path& corpus_jsonl,
+                              const std::function<void(Document& document, std::size_t line)>& visit);
 Corpus load_corpus(const std::filesystem::path& corpus_jsonl);
 std::vector<Query> load_queries(const std::filesystem::path& queries_jsonl);
 Qrels load_qrels(const std::filesystem::path& qrels_tsv);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,22 @@ class ZipfWords {
 
  private:
   std::vector<double> cumulative_;  ///< normalised, cumulative_[r-1] = P(rank ≤ r)
+};
+
+/// The documents of synthetic_corpus one at a time, for corpora too large to hold: the i-th call
+/// of next() gives document "s<i>".
+class SyntheticDocuments {
+ public:
+  /// Throws UsageError for an empty or all-zero `options.lengths`.
+  explicit SyntheticDocuments(const SyntheticCorpusOptions& options);
+  ~SyntheticDocuments();
+  SyntheticDocuments(const SyntheticDocuments&) = delete;
+  SyntheticDocuments& operator=(const SyntheticDocuments&) = delete;
+  Document next();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
 };
 
 /// `documents` documents "s<i>" with an empty title and the drawn words as text, in id order;

@@ -4,6 +4,7 @@
 
 #include "claimrag/bm25/index.hpp"
 #include "claimrag/bm25/search.hpp"
+#include "claimrag/bm25/streaming_build.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/meta.hpp"
 #include "claimrag/io/checksum.hpp"
@@ -24,10 +25,11 @@ std::vector<dataset::Query> select_queries(const std::filesystem::path& beir_fol
 void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
                 const ExperimentConfig& config) {
   const auto corpus_path = beir_folder / "corpus.jsonl";
-  const auto corpus = dataset::load_corpus(corpus_path);
-  const std::string& checksum = corpus.checksum;
-  const auto index = bm25::build_index(corpus, checksum);
-  bm25::save_index(index, out_folder / kBm25IndexFile);
+  const auto index_path = out_folder / kBm25IndexFile;
+  // Streamed: neither the corpus nor its postings are ever held whole in memory.
+  bm25::write_index_streaming(corpus_path, index_path);
+  const auto index = bm25::load_index(index_path);
+  const std::string& checksum = index.corpus_checksum();
   write_meta(out_folder, config,
              {{"stage", "index"},
               {"method", "bm25"},
@@ -36,7 +38,7 @@ void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem:
               {"terms", index.term_count()},
               {"average_document_length", index.average_document_length()}});
   spdlog::info("BM25 index: {} documents, {} terms, {} postings -> {}", index.document_count(),
-               index.term_count(), index.posting_count(), (out_folder / kBm25IndexFile).string());
+               index.term_count(), index.posting_count(), index_path.string());
 }
 
 bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
