@@ -40,8 +40,7 @@ int decided_label(const LinearClassifier& classifier, const std::array<double, 3
   int best = 0;
   double best_value = -1;
   for (int k = 0; k < 3; ++k) {
-    const double shift = classifier.logit_shift.size() == 3 ? classifier.logit_shift(k) : 0.0;
-    const double value = probabilities[static_cast<std::size_t>(k)] * std::exp(-shift);
+    const double value = probabilities[static_cast<std::size_t>(k)] * std::exp(-classifier.logit_shift(k));
     if (value > best_value) best_value = value, best = k;
   }
   return best;

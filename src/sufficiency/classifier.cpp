@@ -15,11 +15,14 @@ Eigen::MatrixXd LinearClassifier::logits(const linear::RowMatrixXd& X) const {
   return out;
 }
 
+Eigen::MatrixXd LinearClassifier::shifted_logits(const linear::RowMatrixXd& X) const {
+  Eigen::MatrixXd out = logits(X);
+  out.rowwise() += logit_shift.transpose();
+  return out;
+}
+
 Eigen::MatrixXd LinearClassifier::probabilities(const linear::RowMatrixXd& X, bool calibrated) const {
-  if (!calibrated) return selective::softmax_rows(logits(X), 1.0);
-  Eigen::MatrixXd shifted = logits(X);
-  if (logit_shift.size() == shifted.cols()) shifted.rowwise() += logit_shift.transpose();
-  return selective::softmax_rows(shifted, temperature);
+  return calibrated ? selective::softmax_rows(shifted_logits(X), temperature) : selective::softmax_rows(logits(X), 1.0);
 }
 
 LinearClassifier fit_classifier(const linear::RowMatrixXd& X, std::span<const int> labels, int classes, double l2) {
@@ -47,15 +50,14 @@ LinearClassifier fit_classifier(const linear::RowMatrixXd& X, std::span<const in
   }
   classifier.model = linear::fit_softmax_regression(Z, labels, classes, options);
   classifier.class_weights = Eigen::Map<const Eigen::VectorXd>(options.class_weights.data(), classes);
+  classifier.logit_shift = Eigen::VectorXd::Zero(classes);
   return classifier;
 }
 
 void calibrate(LinearClassifier& classifier, const linear::RowMatrixXd& X, std::span<const int> labels, bool prior_correction) {
-  classifier.logit_shift = Eigen::VectorXd::Zero(classifier.model.bias.size());
-  if (prior_correction) classifier.logit_shift = -classifier.class_weights.array().log().matrix();
-  Eigen::MatrixXd shifted = classifier.logits(X);
-  shifted.rowwise() += classifier.logit_shift.transpose();
-  classifier.temperature = selective::fit_softmax_temperature(shifted, labels);
+  classifier.logit_shift = prior_correction ? Eigen::VectorXd(-classifier.class_weights.array().log())
+                                            : Eigen::VectorXd::Zero(classifier.model.bias.size());
+  classifier.temperature = selective::fit_softmax_temperature(classifier.shifted_logits(X), labels);
 }
 
 std::vector<int> arg_max_rows(const Eigen::MatrixXd& probabilities) {

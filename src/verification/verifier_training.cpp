@@ -144,13 +144,19 @@ SelectorModel fit_selector(const std::vector<PreparedClaim>& claims, std::size_t
   return selector;
 }
 
-/// The label rows of one document at τ: from its out-of-fold rationale, and (SUPPORT / CONTRADICT
-/// documents, training only) from its gold rationale.
-std::vector<double> predicted_row(const VerificationOptions& options, const PreparedClaim& claim,
-                                  const PreparedDocument& document, double tau) {
+/// A document's rationale as the selector predicts it out of fold: the sentences reaching τ, or
+/// the single best one when none does.
+std::vector<std::size_t> predicted_rationale(const VerificationOptions& options, const PreparedDocument& document, double tau) {
   std::vector<std::size_t> rationale = select_rationale(document.out_of_fold, tau, options.max_rationale);
   if (rationale.empty()) rationale = best_sentences(document.out_of_fold, 1);
-  return detail::label_row(options, claim.item->input.claim, claim.claim, document.text, *document.source, document.out_of_fold, rationale, tau);
+  return rationale;
+}
+
+/// The label row of one document at τ read from its predicted rationale.
+std::vector<double> predicted_row(const VerificationOptions& options, const PreparedClaim& claim,
+                                  const PreparedDocument& document, double tau) {
+  return detail::label_row(options, claim.item->input.claim, claim.claim, document.text, *document.source,
+                           document.out_of_fold, predicted_rationale(options, document, tau), tau);
 }
 
 LabelModel fit_label_model(const std::vector<std::vector<double>>& rows, const std::vector<int>& labels, double l2) {
@@ -174,28 +180,19 @@ LabelModel fit_label_model(const std::vector<std::vector<double>>& rows, const s
   return label;
 }
 
-/// The rows of label_training_rows for `claim`'s negation: the same rationales (predicted ones
-/// from the original claim's out-of-fold sentence probabilities, and gold ones), features read
-/// against the negated text, labels by negated_label.
-void negated_training_rows(const VerificationOptions& options, const PreparedClaim& claim, double tau,
-                           std::vector<std::vector<double>>& rows, std::vector<int>& labels) {
-  const NegatedClaim& negated = *claim.negated;
-  for (std::size_t d = 0; d < claim.documents.size(); ++d) {
-    const PreparedDocument& document = claim.documents[d];
-    const std::optional<Label> label = negated_label(document.gold->label, negated);
-    if (document.source->sentences.empty() || !label) continue;
-    std::vector<std::size_t> rationale = select_rationale(document.out_of_fold, tau, options.max_rationale);
-    if (rationale.empty()) rationale = best_sentences(document.out_of_fold, 1);
-    const auto row = [&](const std::vector<std::size_t>& sentences) {
-      return detail::label_row(options, negated.text, negated.claim, negated.documents[d], *document.source,
-                               document.out_of_fold, sentences, tau);
-    };
-    rows.push_back(row(rationale));
-    labels.push_back(static_cast<int>(*label));
-    if (document.gold->label != Label::not_enough_info && !document.gold_rationale.empty()) {
-      rows.push_back(row(document.gold_rationale));
-      labels.push_back(static_cast<int>(*label));
-    }
+/// The training rows of one document for one claim text (the claim's own, or its negation's)
+/// under `label`: one from its predicted rationale and, for a SUPPORT / CONTRADICT document (not
+/// for the claim-only baseline), one from its gold rationale.
+void document_rows(const VerificationOptions& options, const std::string& claim_text, const ClaimText& claim,
+                   const DocumentText& text, const PreparedDocument& document, Label label, double tau,
+                   std::vector<std::vector<double>>& rows, std::vector<int>& labels) {
+  rows.push_back(detail::label_row(options, claim_text, claim, text, *document.source, document.out_of_fold,
+                                   predicted_rationale(options, document, tau), tau));
+  labels.push_back(static_cast<int>(label));
+  if (document.gold->label != Label::not_enough_info && !document.gold_rationale.empty() && !options.claim_only) {
+    rows.push_back(detail::label_row(options, claim_text, claim, text, *document.source, document.out_of_fold,
+                                     document.gold_rationale, tau));
+    labels.push_back(static_cast<int>(label));
   }
 }
 
@@ -207,15 +204,17 @@ void label_training_rows(const VerificationOptions& options, const std::vector<P
     if (claim.fold == held_out) continue;
     for (const auto& document : claim.documents) {
       if (document.source->sentences.empty()) continue;
-      rows.push_back(predicted_row(options, claim, document, tau));
-      labels.push_back(static_cast<int>(document.gold->label));
-      if (document.gold->label != Label::not_enough_info && !document.gold_rationale.empty() && !options.claim_only) {
-        rows.push_back(detail::label_row(options, claim.item->input.claim, claim.claim, document.text, *document.source, document.out_of_fold,
-                                         document.gold_rationale, tau));
-        labels.push_back(static_cast<int>(document.gold->label));
-      }
+      document_rows(options, claim.item->input.claim, claim.claim, document.text, document, document.gold->label, tau, rows, labels);
     }
-    if (claim.negated) negated_training_rows(options, claim, tau, rows, labels);
+    // The negation's rows (the same rationales, features read against the negated text).
+    if (!claim.negated) continue;
+    for (std::size_t d = 0; d < claim.documents.size(); ++d) {
+      const PreparedDocument& document = claim.documents[d];
+      const std::optional<Label> label = negated_label(document.gold->label, *claim.negated);
+      if (document.source->sentences.empty() || !label) continue;
+      document_rows(options, claim.negated->text, claim.negated->claim, claim.negated->documents[d], document, *label, tau,
+                    rows, labels);
+    }
   }
 }
 

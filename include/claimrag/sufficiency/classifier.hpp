@@ -21,12 +21,14 @@ struct LinearClassifier {
   Eigen::RowVectorXd scale;   ///< per column, > 0
   linear::SoftmaxRegressionModel model;
   Eigen::VectorXd class_weights;  ///< per class, what the fit weighted it by
-  /// Added to the logits before the temperature when calibrated (empty: nothing added).
+  /// Added to the logits before the temperature when calibrated (zeros unless calibrate() set it).
   Eigen::VectorXd logit_shift;
   double temperature = 1.0;   ///< calibrated logits are divided by it
 
   /// n×K logits (before the temperature).
   [[nodiscard]] Eigen::MatrixXd logits(const linear::RowMatrixXd& X) const;
+  /// n×K logits + logit_shift, what the temperature divides.
+  [[nodiscard]] Eigen::MatrixXd shifted_logits(const linear::RowMatrixXd& X) const;
   /// n×K probabilities softmax((logits + logit_shift) / temperature), or softmax(logits) when not
   /// calibrated.
   [[nodiscard]] Eigen::MatrixXd probabilities(const linear::RowMatrixXd& X, bool calibrated = true) const;
