@@ -5,6 +5,7 @@
 #include <random>
 
 #include "claimrag/error.hpp"
+#include "claimrag/grounding/benchmark.hpp"
 #include "claimrag/rerank/logistic_regression.hpp"
 
 namespace claimrag::abstention {
@@ -73,10 +74,11 @@ void add_stacked_strategy(ClaimsTable& train, ClaimsTable& test, std::uint64_t s
   }
   test.confidence.push_back(fit_and_score(train, answered, test));
 
-  // Out of fold on train. Not std::shuffle: its draws are implementation-defined.
+  // Out of fold on train, folds drawn by the portable shuffle (std::shuffle's draws are
+  // implementation-defined).
   std::mt19937_64 generator(seed);
   std::vector<std::size_t> order = answered;
-  for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[static_cast<std::size_t>(generator() % i)]);
+  grounding::shuffle_portably(order, generator);
   std::vector<double> out_of_fold(train.claim_ids.size(), 0.0);
   for (std::size_t f = 0; f < folds; ++f) {
     std::vector<std::size_t> fitting, held_out;

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/temporary_names.hpp"
 
@@ -23,10 +24,6 @@ namespace {
 constexpr std::uint64_t kBlocksPerBuffer = 16;
 
 std::uint64_t align8(std::uint64_t offset) { return (offset + 7) / 8 * 8; }
-
-std::uint64_t hash(std::span<const std::byte> bytes) {
-  return io::xxh64(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-}
 
 std::string system_reason(int error) { return std::system_category().message(error); }
 
@@ -48,6 +45,9 @@ FileImageSink::FileImageSink(std::filesystem::path target)
     std::filesystem::create_directories(target_.parent_path(), error);
     if (error) throw DataError(target_.parent_path().string(), "cannot create folder: " + error.message());
   }
+  // As io::AtomicFile does before any write: finish or clear an interrupted file set beside the
+  // target, then remove temporaries their dead writers left.
+  io::recover_file_sets(target_);
   io::remove_dead_temporaries(target_);
   descriptor_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (descriptor_ < 0) throw DataError(target_.string(), "cannot open for writing: " + system_reason(errno));
@@ -103,7 +103,7 @@ void SectionStream::flush() {
   const std::span<const std::byte> bytes(buffer_);
   for (std::uint64_t begin = 0; begin < bytes.size(); begin += block_bytes) {
     const std::uint64_t block = entry.first_block + (flushed_ + begin) / block_bytes;
-    writer_->block_checksums_[block] = hash(bytes.subspan(begin, std::min<std::uint64_t>(block_bytes, bytes.size() - begin)));
+    writer_->block_checksums_[block] = io::xxh64(bytes.subspan(begin, std::min<std::uint64_t>(block_bytes, bytes.size() - begin)));
   }
   writer_->sink_.write_at(entry.offset + flushed_, bytes);
   flushed_ += bytes.size();
@@ -147,7 +147,7 @@ std::uint64_t ImageWriter::finish(std::uint64_t documents, std::uint64_t terms, 
   header_.terms = terms;
   header_.postings = postings;
   header_.bound_pairs = bound_pairs;
-  header_.block_checksums_checksum = hash(sums);
+  header_.block_checksums_checksum = io::xxh64(sums);
   std::array<std::byte, format::kHeaderBytes> head{};
   std::memcpy(head.data(), format::kMagic.data(), format::kMagic.size());
   const auto kind_length = static_cast<std::uint32_t>(format::kKind.size());
@@ -156,7 +156,7 @@ std::uint64_t ImageWriter::finish(std::uint64_t documents, std::uint64_t terms, 
   std::memcpy(head.data() + format::kVersionAt, &format::kVersion, 4);
   header_.header_checksum = 0;
   std::memcpy(head.data() + format::kPrefixBytes, &header_, sizeof header_);
-  header_.header_checksum = hash(std::span<const std::byte>(head).first(format::kHeaderBytes - 8));
+  header_.header_checksum = io::xxh64(std::span<const std::byte>(head).first(format::kHeaderBytes - 8));
   std::memcpy(head.data() + format::kPrefixBytes, &header_, sizeof header_);
   sink_.write_at(0, head);
   return offset + sums.size();

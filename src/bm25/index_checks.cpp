@@ -13,11 +13,6 @@
 namespace claimrag::bm25 {
 namespace {
 
-
-std::uint64_t hash(std::span<const std::byte> bytes) {
-  return io::xxh64(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-}
-
 template <typename T>
 T read_at(std::span<const std::byte> image, std::size_t at) {
   T value;
@@ -73,7 +68,7 @@ void InvertedIndex::attach(std::span<const std::byte> image, const std::string& 
   if (image.size() < format::kHeaderBytes) throw fail("truncated: the file ends before its header does");
   format::IndexHeader header;
   std::memcpy(&header, image.data() + format::kPrefixBytes, sizeof header);
-  if (hash(image.first(format::kHeaderBytes - 8)) != header.header_checksum) {
+  if (io::xxh64(image.first(format::kHeaderBytes - 8)) != header.header_checksum) {
     throw fail("checksum mismatch in the header: the file is corrupt");
   }
   // Every count is bounded by the file size before any product of it is formed.
@@ -108,7 +103,7 @@ void InvertedIndex::attach(std::span<const std::byte> image, const std::string& 
   sections_ = header.sections;
   block_bytes_ = header.block_bytes;
   block_checksums_ = section_array<std::uint64_t>(image, sections_[format::kBlockChecksums]);
-  if (!trusted && hash(image.subspan(sections_[format::kBlockChecksums].offset, sections_[format::kBlockChecksums].bytes)) !=
+  if (!trusted && io::xxh64(image.subspan(sections_[format::kBlockChecksums].offset, sections_[format::kBlockChecksums].bytes)) !=
                       header.block_checksums_checksum) {
     throw fail("checksum mismatch in the block checksums: the file is corrupt");
   }
@@ -173,7 +168,7 @@ void InvertedIndex::check_blocks(std::size_t section, std::uint64_t begin_byte, 
     if (block_checked_[slot].load(std::memory_order_acquire) != 0) continue;
     const std::uint64_t begin = b * block_bytes_;
     const std::uint64_t size = std::min(block_bytes_, entry.bytes - begin);
-    if (hash(image.subspan(entry.offset + begin, size)) != block_checksums_[slot]) {
+    if (io::xxh64(image.subspan(entry.offset + begin, size)) != block_checksums_[slot]) {
       throw DataError(source_, "checksum mismatch in section " + std::to_string(section) + " at byte " +
                                    std::to_string(entry.offset + begin) + ": the file is corrupt");
     }

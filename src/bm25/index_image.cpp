@@ -15,11 +15,6 @@ static_assert(std::endian::native == std::endian::little, "the index is read in 
 
 namespace {
 
-
-std::uint64_t hash(std::span<const std::byte> bytes) {
-  return io::xxh64(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-}
-
 format::IndexHeader read_header(std::span<const std::byte> image) {
   format::IndexHeader header;
   std::memcpy(&header, image.data() + format::kPrefixBytes, sizeof header);
@@ -53,13 +48,13 @@ void seal(std::span<std::byte> image) {
     for (std::uint64_t b = 0; b < blocks && entry.first_block < slots && b < slots - entry.first_block; ++b) {
       const std::uint64_t begin = b * header.block_bytes;
       const std::uint64_t size = std::min(header.block_bytes, entry.bytes - begin);
-      const std::uint64_t sum = hash(image.subspan(entry.offset + begin, size));
+      const std::uint64_t sum = io::xxh64(image.subspan(entry.offset + begin, size));
       std::memcpy(image.data() + sums.offset + (entry.first_block + b) * 8, &sum, 8);
     }
   }
-  header.block_checksums_checksum = hash(image.subspan(sums.offset, sums.bytes));
+  header.block_checksums_checksum = io::xxh64(image.subspan(sums.offset, sums.bytes));
   write_header(image, header);
-  header.header_checksum = hash(image.first(kHeaderBytes - 8));
+  header.header_checksum = io::xxh64(image.first(kHeaderBytes - 8));
   write_header(image, header);
 }
 

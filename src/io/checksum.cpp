@@ -14,6 +14,8 @@ namespace claimrag::io {
 
 std::uint64_t xxh64(std::string_view bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
 
+std::uint64_t xxh64(std::span<const std::byte> bytes) { return XXH64(bytes.data(), bytes.size(), 0); }
+
 std::string checksum_hex_of(std::uint64_t checksum) {
   char digits[17];
   std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(checksum));

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "claimrag/error.hpp"
+#include "claimrag/fusion/rrf.hpp"
 #include "claimrag/text/porter_stemmer.hpp"
 #include "claimrag/text/tokenizer.hpp"
 
@@ -57,15 +58,29 @@ std::vector<std::uint64_t> claim_bigrams(const bm25::InvertedIndex& whole, std::
   return bigrams;
 }
 
-/// Σ idf of the claim's distinct terms found in `document` over Σ idf of all of them.
-double idf_coverage(const AbstractIndexes& indexes, std::span<const WeightedTerm> query, std::uint32_t document) {
-  double covered = 0, total = 0;
+/// The idf of each of the claim's distinct terms, and their sum: the same for every candidate.
+struct ClaimIdf {
+  std::vector<double> idf;  ///< parallel to the query's terms
+  double total = 0;
+};
+
+ClaimIdf claim_idf(const AbstractIndexes& indexes, std::span<const WeightedTerm> query) {
+  ClaimIdf result;
   for (const auto& term : query) {
-    const double idf = bm25_idf(indexes.whole, term.term);
-    total += idf;
-    if (abstract_has_term(indexes, document, term.term)) covered += idf;
+    result.idf.push_back(bm25_idf(indexes.whole, term.term));
+    result.total += result.idf.back();
   }
-  return total > 0 ? covered / total : 0.0;
+  return result;
+}
+
+/// Σ idf of the claim's distinct terms found in `document` over Σ idf of all of them.
+double idf_coverage(const AbstractIndexes& indexes, std::span<const WeightedTerm> query, const ClaimIdf& idf,
+                    std::uint32_t document) {
+  double covered = 0;
+  for (std::size_t t = 0; t < query.size(); ++t) {
+    if (abstract_has_term(indexes, document, query[t].term)) covered += idf.idf[t];
+  }
+  return idf.total > 0 ? covered / idf.total : 0.0;
 }
 
 double bigram_fraction(const AbstractIndexes& indexes, const std::vector<std::uint64_t>& bigrams, std::uint32_t document) {
@@ -132,7 +147,8 @@ ClaimCandidates ClaimFeaturizer::candidates(std::string_view claim) const {
   const double exact_best = max_of(exact);
   const auto relative = [](double score, double best) { return best > 0 ? score / best : 0.0; };
   const auto bigrams = claim_bigrams(indexes_.whole, stemmed_claim);
-  const auto reciprocal = [&](std::uint32_t rank) { return 1.0 / (options_.rrf_k + rank); };
+  const auto reciprocal = [&](std::uint32_t rank) { return fusion::rrf_term(options_.rrf_k, rank); };
+  const ClaimIdf idf = claim_idf(indexes_, query);
 
   for (std::size_t i = 0; i < result.documents.size(); ++i) {
     const std::uint32_t d = result.documents[i];
@@ -144,7 +160,7 @@ ClaimCandidates ClaimFeaturizer::candidates(std::string_view claim) const {
                                relative(sentences.first[d], sentence_best),
                                sentences.second[d],
                                title[d],
-                               idf_coverage(indexes_, query, d),
+                               idf_coverage(indexes_, query, idf, d),
                                bigram_fraction(indexes_, bigrams, d),
                                reciprocal(bm25_rank[i]),
                                reciprocal(rm3_rank[i]),

@@ -127,7 +127,9 @@ std::string gold_verdict(const dataset::Claim& claim) {
   return claim.evidence.empty() ? "NOT_ENOUGH_INFO" : claim.evidence.begin()->second.front().label;
 }
 
-void write_answers(const fs::path& file, const std::vector<abstention::ClaimAnswer>& answers, const std::vector<dataset::Claim>& claims) {
+/// One line per claim; `unsafe` is the claims table's verdict on each answer (is_unsafe).
+void write_answers(const fs::path& file, const std::vector<abstention::ClaimAnswer>& answers, const std::vector<dataset::Claim>& claims,
+                   const std::vector<bool>& unsafe) {
   io::AtomicFile out(file);
   for (std::size_t c = 0; c < answers.size(); ++c) {
     const auto& answer = answers[c];
@@ -138,7 +140,7 @@ void write_answers(const fs::path& file, const std::vector<abstention::ClaimAnsw
     line["doc_id"] = answer.doc_id;
     line["cited"] = answer.cited;
     line["probability"] = answer.probability;
-    line["unsafe"] = abstention::is_unsafe(answer, claims[c]);
+    line["unsafe"] = static_cast<bool>(unsafe[c]);
     line["gold"] = gold_verdict(claims[c]);
     if (!answer.reason.empty()) line["reason"] = answer.reason;
     out.stream() << io::json_text(line, file.string()) << '\n';
@@ -178,7 +180,7 @@ abstention::ClaimsTable claims_table(StageContext& context, const std::vector<da
                       ciber_column(given, answers, judges.judge, alpha, context.config),
                       sure_column(given, answers, judges.judge, sure),
                       verifier_citation};
-  if (!answers_file.empty()) write_answers(answers_file, answers, claims);
+  if (!answers_file.empty()) write_answers(answers_file, answers, claims, table.unsafe);
   return table;
 }
 
