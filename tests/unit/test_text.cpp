@@ -65,3 +65,14 @@ TEST(TermDictionary, InternsFindsAndGrowsKeepingIds) {
   EXPECT_EQ(dictionary.term(42), "t42");
   EXPECT_EQ(dictionary.size(), 5000u);
 }
+
+#include "claimrag/text/character_grams.hpp"
+
+// Each token gives its n-grams in order; a token of n characters or fewer is kept whole.
+TEST(CharacterGrams, GramsOfEachTokenInOrder) {
+  EXPECT_EQ(claimrag::text::character_grams("Anti-inflammatory", 3), "ant nti inf nfl fla lam amm mma mat ato tor ory");
+  EXPECT_EQ(claimrag::text::character_grams("a BC def", 3), "a bc def");
+  EXPECT_EQ(claimrag::text::character_grams("Fox0", 2), "fo ox x0");
+  EXPECT_EQ(claimrag::text::character_grams("", 3), "");
+  EXPECT_EQ(claimrag::text::character_grams(" -- ", 3), "");
+}
