@@ -4,7 +4,9 @@
 #include <string>
 #include <unordered_map>
 
+#include "claimrag/error.hpp"
 #include "claimrag/parallel_for.hpp"
+#include "claimrag/text/character_grams.hpp"
 
 #include "claimrag/text/porter_stemmer.hpp"
 #include "claimrag/text/sentence_splitter.hpp"
@@ -102,6 +104,16 @@ void build_bigrams(const dataset::Corpus& corpus, AbstractIndexes& indexes) {
   }
 }
 
+dataset::Corpus grams_of(const dataset::Corpus& corpus, std::size_t gram_size) {
+  dataset::Corpus grams;
+  grams.documents.reserve(corpus.documents.size());
+  for (const auto& document : corpus.documents) {
+    grams.documents.push_back(
+        {document.id, text::character_grams(document.title, gram_size), text::character_grams(document.text, gram_size)});
+  }
+  return grams;
+}
+
 }  // namespace
 
 bool AbstractIndexes::has_bigram(std::uint32_t document, std::uint64_t bigram) const {
@@ -111,16 +123,19 @@ bool AbstractIndexes::has_bigram(std::uint32_t document, std::uint64_t bigram) c
 }
 
 AbstractIndexes build_abstract_indexes(const dataset::Corpus& corpus, text::Stemmer stemmer,
-                                       std::size_t minimum_sentence_characters) {
+                                       std::size_t minimum_sentence_characters, std::size_t gram_size) {
+  if (gram_size == 0) throw UsageError("abstract indexes: gram_size must be at least 1");
   AbstractIndexes indexes;
   indexes.stemmer = stemmer;
+  indexes.gram_size = gram_size;
   const auto sentences = sentences_of(corpus, minimum_sentence_characters, indexes.sentence_offsets);
   CachedStemmer cached(stemmer);
   const auto stemmed = stemmed_copy(corpus, cached);
   const auto stemmed_sentences = stemmed_copy(sentences, cached);
-  // Five independent builds, spread over the threads; each writes its own member.
-  parallel_for(5, [&](std::size_t view) {
+  // Six independent builds, spread over the threads; each writes its own member.
+  parallel_for(6, [&](std::size_t view) {
     switch (view) {
+      case 5: indexes.grams = bm25::build_index(grams_of(corpus, gram_size), corpus.checksum); break;
       case 0: indexes.exact = bm25::build_index(corpus, corpus.checksum); break;
       case 1: indexes.exact_sentences = bm25::build_index(sentences, corpus.checksum); break;
       case 2:

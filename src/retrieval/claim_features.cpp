@@ -6,6 +6,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/fusion/rrf.hpp"
+#include "claimrag/text/character_grams.hpp"
 #include "claimrag/text/porter_stemmer.hpp"
 #include "claimrag/text/tokenizer.hpp"
 
@@ -96,7 +97,7 @@ const std::array<std::string, kClaimFeatureCount>& claim_feature_names() {
   static const std::array<std::string, kClaimFeatureCount> names = {
       "bm25", "rm3", "sentence_max", "bm25_relative", "rm3_relative", "sentence_max_relative", "sentence_second",
       "title", "coverage", "bigram_fraction", "bm25_rrf", "rm3_rrf", "sentence_rrf", "log_length",
-      "exact_bm25", "exact_bm25_relative", "exact_sentence_max"};
+      "exact_bm25", "exact_bm25_relative", "exact_sentence_max", "gram_bm25", "gram_bm25_relative", "abstract_prior"};
   return names;
 }
 
@@ -117,12 +118,17 @@ ClaimFeaturizer::ClaimFeaturizer(const AbstractIndexes& indexes, ClaimFeatureOpt
       titles_(indexes.titles, options.title),
       sentences_(indexes.sentences, options.sentence),
       exact_(indexes.exact, options.whole),
-      exact_sentences_(indexes.exact_sentences, options.sentence) {
+      exact_sentences_(indexes.exact_sentences, options.sentence),
+      grams_(indexes.grams, options.whole) {
   if (options_.depth == 0) throw UsageError("claim features: depth must be at least 1");
   if (!(options_.rrf_k > 0)) throw UsageError("claim features: rrf_k must be positive");
 }
 
-ClaimCandidates ClaimFeaturizer::candidates(std::string_view claim) const {
+ClaimCandidates ClaimFeaturizer::candidates(std::string_view claim, std::span<const double> prior) const {
+  if (!prior.empty() && prior.size() != indexes_.document_count()) {
+    throw UsageError("claim features: " + std::to_string(prior.size()) + " prior values for " +
+                     std::to_string(indexes_.document_count()) + " abstracts");
+  }
   const std::string stemmed_claim = text::stem_text(claim, indexes_.stemmer);
   const auto query = count_terms(indexes_.whole, stemmed_claim);
   const auto bm25 = whole_.score_all(query);
@@ -131,10 +137,15 @@ ClaimCandidates ClaimFeaturizer::candidates(std::string_view claim) const {
   const auto exact = exact_.score_all(count_terms(indexes_.exact, claim));
   const auto exact_sentences = best_sentences(indexes_, exact_sentences_, claim);
   const auto title = titles_.score_all(count_terms(indexes_.titles, stemmed_claim));
+  const auto grams = grams_.score_all(count_terms(indexes_.grams, text::character_grams(claim, indexes_.gram_size)));
 
   ClaimCandidates result;
   for (const auto* run : {&bm25, &rm3, &sentences.first, &exact}) {
     const auto top = top_positions(*run, options_.depth);
+    result.documents.insert(result.documents.end(), top.begin(), top.end());
+  }
+  if (options_.gram_depth > 0) {
+    const auto top = top_positions(grams, options_.gram_depth);
     result.documents.insert(result.documents.end(), top.begin(), top.end());
   }
   std::sort(result.documents.begin(), result.documents.end());
@@ -144,7 +155,7 @@ ClaimCandidates ClaimFeaturizer::candidates(std::string_view claim) const {
   const auto rm3_rank = ranks_among(rm3, result.documents);
   const auto sentence_rank = ranks_among(sentences.first, result.documents);
   const double bm25_best = max_of(bm25), rm3_best = max_of(rm3), sentence_best = max_of(sentences.first);
-  const double exact_best = max_of(exact);
+  const double exact_best = max_of(exact), gram_best = max_of(grams);
   const auto relative = [](double score, double best) { return best > 0 ? score / best : 0.0; };
   const auto bigrams = claim_bigrams(indexes_.whole, stemmed_claim);
   const auto reciprocal = [&](std::uint32_t rank) { return fusion::rrf_term(options_.rrf_k, rank); };
@@ -168,7 +179,10 @@ ClaimCandidates ClaimFeaturizer::candidates(std::string_view claim) const {
                                std::log(1.0 + indexes_.whole.doc_lengths()[d]),
                                exact[d],
                                relative(exact[d], exact_best),
-                               exact_sentences.first[d]});
+                               exact_sentences.first[d],
+                               grams[d],
+                               relative(grams[d], gram_best),
+                               prior.empty() ? 0.0 : prior[d]});
   }
   return result;
 }

@@ -28,7 +28,7 @@ std::vector<std::size_t> feature_columns(const std::vector<std::string>& names) 
 
 TrainedLexicalRanker train_lexical_ranker(const ClaimFeaturizer& featurizer, std::span<const dataset::Query> queries,
                                           const dataset::Qrels& qrels, const LexicalRankerOptions& options) {
-  const auto claims = build_training_claims(featurizer, queries, qrels, options.folds);
+  const auto claims = build_training_claims(featurizer, queries, qrels, options.folds, options.prior);
   LearnedRankerOptions ranker_options;
   ranker_options.columns = feature_columns(options.feature_names);
   ranker_options.l2 = options.l2;
@@ -44,14 +44,16 @@ TrainedLexicalRanker train_lexical_ranker(const ClaimFeaturizer& featurizer, std
     for (const auto& [doc_id, grade] : claims.judgments[c]) trained.relevant += grade > 0 ? 1 : 0;
   }
   trained.ranker = train_learned_ranker(claims.candidates, claims.labels, ranker_options);
+  trained.abstract_prior = training_prior(featurizer.indexes(), claims, options.folds, options.prior);
   return trained;
 }
 
-run::Run lexical_ranker_run(const ClaimFeaturizer& featurizer, const LearnedRanker& ranker,
+run::Run lexical_ranker_run(const ClaimFeaturizer& featurizer, const TrainedLexicalRanker& trained,
                             std::span<const dataset::Query> queries, std::size_t depth, const std::string& tag) {
   std::vector<run::Ranking> rankings(queries.size());
   parallel_for(queries.size(), [&](std::size_t q) {
-    rankings[q] = ranked(ranker, featurizer.indexes(), queries[q].id, featurizer.candidates(queries[q].text), depth);
+    rankings[q] = ranked(trained.ranker, featurizer.indexes(), queries[q].id,
+                         featurizer.candidates(queries[q].text, trained.abstract_prior), depth);
   });
   run::Run run;
   run.tag = tag;

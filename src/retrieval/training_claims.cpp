@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string_view>
+#include <unordered_map>
 
 #include "claimrag/error.hpp"
 #include "claimrag/metrics/ranking.hpp"
@@ -23,8 +25,31 @@ double ndcg_of_order(const AbstractIndexes& indexes, const ClaimCandidates& clai
 
 }  // namespace
 
+std::vector<int> cited_abstracts(const AbstractIndexes& indexes, const TrainingClaims& claims, std::size_t excluded_fold) {
+  std::unordered_map<std::string_view, std::size_t> position;
+  const auto& doc_ids = indexes.whole.doc_ids();
+  for (std::size_t d = 0; d < indexes.document_count(); ++d) position.emplace(doc_ids[d], d);
+  std::vector<int> cited(indexes.document_count(), 0);
+  for (std::size_t c = 0; c < claims.ids.size(); ++c) {
+    if (claims.folds[c] == excluded_fold) continue;
+    for (const auto& [doc_id, grade] : claims.judgments[c]) {
+      const auto found = position.find(doc_id);
+      if (grade > 0 && found != position.end()) cited[found->second] = 1;
+    }
+  }
+  return cited;
+}
+
+std::vector<double> training_prior(const AbstractIndexes& indexes, const TrainingClaims& claims,
+                                   std::size_t excluded_fold, const AbstractPriorOptions& prior) {
+  if (prior.terms == 0) return {};
+  return fit_abstract_prior(abstract_prior_features(indexes, prior.terms), cited_abstracts(indexes, claims, excluded_fold),
+                            prior.C);
+}
+
 TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::span<const dataset::Query> queries,
-                                     const dataset::Qrels& qrels, std::size_t fold_count) {
+                                     const dataset::Qrels& qrels, std::size_t fold_count,
+                                     const AbstractPriorOptions& prior) {
   TrainingClaims claims;
   claims.candidates.resize(queries.size());
   std::vector<std::vector<std::string>> documents_of_claim;
@@ -37,8 +62,20 @@ TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::spa
     for (const auto& [doc_id, grade] : found->second) judged.push_back(doc_id);
     documents_of_claim.push_back(std::move(judged));
   }
-  parallel_for(queries.size(), [&](std::size_t c) { claims.candidates[c] = featurizer.candidates(queries[c].text); });
-  const auto& doc_ids = featurizer.indexes().whole.doc_ids();
+  claims.folds = verification::family_folds(documents_of_claim, fold_count);
+
+  const auto& indexes = featurizer.indexes();
+  std::vector<std::vector<double>> fold_priors(fold_count);
+  if (prior.terms > 0) {
+    const auto features = abstract_prior_features(indexes, prior.terms);
+    parallel_for(fold_count, [&](std::size_t fold) {
+      fold_priors[fold] = fit_abstract_prior(features, cited_abstracts(indexes, claims, fold), prior.C);
+    });
+  }
+  parallel_for(queries.size(), [&](std::size_t c) {
+    claims.candidates[c] = featurizer.candidates(queries[c].text, fold_priors[claims.folds[c]]);
+  });
+  const auto& doc_ids = indexes.whole.doc_ids();
   for (std::size_t c = 0; c < queries.size(); ++c) {
     std::vector<int> labels;
     for (const auto d : claims.candidates[c].documents) {
@@ -47,7 +84,6 @@ TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::spa
     }
     claims.labels.push_back(std::move(labels));
   }
-  claims.folds = verification::family_folds(documents_of_claim, fold_count);
   return claims;
 }
 

@@ -5,13 +5,16 @@
 #include <cmath>
 
 #include "claimrag/bm25/search.hpp"
+#include "claimrag/error.hpp"
 #include "claimrag/retrieval/abstract_indexes.hpp"
 #include "claimrag/retrieval/claim_features.hpp"
 #include "claimrag/retrieval/feedback.hpp"
 #include "claimrag/retrieval/weighted_bm25.hpp"
 #include "claimrag/text/porter_stemmer.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
+using claimrag::testing::expect_error;
 
 namespace {
 
@@ -164,7 +167,8 @@ TEST(ClaimFeatures, HandCheckedColumns) {
   const auto indexes = retrieval::build_abstract_indexes(corpus, text::Stemmer::porter);
   retrieval::ClaimFeatureOptions options;
   const retrieval::ClaimFeaturizer featurizer(indexes, options);
-  const auto claim = featurizer.candidates("Beta gamma");
+  const std::vector<double> prior{0.5, -1.5, 2.0};
+  const auto claim = featurizer.candidates("Beta gamma", prior);
   ASSERT_EQ(claim.documents, (std::vector<std::uint32_t>{0, 1}));  // doc2 shares no token
   const auto& names = retrieval::claim_feature_names();
   const auto column = [&](const std::string& name) {
@@ -189,4 +193,10 @@ TEST(ClaimFeatures, HandCheckedColumns) {
   // Exact tokens: doc0 has "betas", not "beta", in its text, but "beta" in its first sentence.
   const bm25::Searcher exact(indexes.exact, options.whole);
   EXPECT_NEAR(claim.features[0][column("exact_bm25")], exact.score("Beta gamma", 0), 1e-12);
+  // The prior is copied per abstract; without one its column is 0; one of another size is refused.
+  EXPECT_EQ(claim.features[0][column("abstract_prior")], 0.5);
+  EXPECT_EQ(claim.features[1][column("abstract_prior")], -1.5);
+  EXPECT_EQ(featurizer.candidates("Beta gamma", {}).features[1][column("abstract_prior")], 0.0);
+  const std::vector<double> short_prior{1.0, 2.0};
+  expect_error<UsageError>([&] { (void)featurizer.candidates("Beta gamma", short_prior); }, "2 prior values for 3 abstracts");
 }

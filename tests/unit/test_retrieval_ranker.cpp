@@ -128,7 +128,7 @@ TEST(LexicalRanker, TrainingClaimsKeepFamiliesInOneFold) {
                                             {"q4", "smoking and cancer", "{}"}};
   dataset::Qrels qrels;
   qrels.judgments = {{"q1", {{"doc0", 1}}}, {"q2", {{"doc0", 1}}}, {"q3", {{"doc1", 1}}}, {"q4", {{"doc4", 1}}}};
-  const auto claims = retrieval::build_training_claims(featurizer, queries, qrels, 2);
+  const auto claims = retrieval::build_training_claims(featurizer, queries, qrels, 2, {});
   EXPECT_EQ(claims.folds[0], claims.folds[1]);
   EXPECT_NE(claims.folds[0], claims.folds[2]);
   // q1's candidates are the abstracts sharing a stemmed token with it ("lower" is doc1's too);
@@ -137,7 +137,7 @@ TEST(LexicalRanker, TrainingClaimsKeepFamiliesInOneFold) {
   EXPECT_EQ(claims.labels[0], (std::vector<int>{1, 0}));
   dataset::Qrels missing = qrels;
   missing.judgments.erase("q4");
-  expect_error<UsageError>([&] { (void)retrieval::build_training_claims(featurizer, queries, missing, 2); }, "q4");
+  expect_error<UsageError>([&] { (void)retrieval::build_training_claims(featurizer, queries, missing, 2, {}); }, "q4");
 }
 
 TEST(LexicalRankerConfig, ReadsAndRefuses) {
@@ -159,4 +159,11 @@ TEST(LexicalRankerConfig, ReadsAndRefuses) {
   expect_error<UsageError>([&] { (void)read(R"({"l2": 0})"); }, "l2 must be positive");
   expect_error<UsageError>([&] { (void)read(R"({"folds": 1})"); }, "folds must be >= 2");
   expect_error<UsageError>([&] { (void)read(R"({"depth_typo": 1})"); }, "depth_typo");
+  const auto prior = read(R"({"prior_terms": 0, "prior_C": 0.5, "gram_size": 4, "gram_depth": 0})");
+  EXPECT_EQ(prior.options.prior.terms, 0U);
+  EXPECT_EQ(prior.options.prior.C, 0.5);
+  EXPECT_EQ(prior.options.gram_size, 4U);
+  EXPECT_EQ(prior.options.features.gram_depth, 0U);
+  expect_error<UsageError>([&] { (void)read(R"({"prior_C": 0})"); }, "prior_C must be positive");
+  expect_error<UsageError>([&] { (void)read(R"({"gram_size": 0})"); }, "gram_size must be >= 1");
 }

@@ -12,6 +12,9 @@
 //   bigrams    per abstract, the sorted distinct pairs of adjacent tokens (as `whole` term ids)
 //   exact, exact_sentences   `whole` and `sentences` over the tokens as written (the paper's BM25
 //              index is `exact`), so that an exact match can count beside a stemmed one
+//   grams      BM25 index of the character n-grams of title + " " + text as written
+//              (text/character_grams.hpp): misspelt, hyphenated and differently written forms of a
+//              word still share terms; query it with text::character_grams(claim, gram_size)
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +35,8 @@ struct AbstractIndexes {
   bm25::InvertedIndex sentences;
   bm25::InvertedIndex exact;
   bm25::InvertedIndex exact_sentences;  ///< the same sentences as `sentences`, in the same order
+  bm25::InvertedIndex grams;
+  std::size_t gram_size = 3;  ///< n of the grams view
   text::Stemmer stemmer = text::Stemmer::porter;  ///< what every view but the exact ones was built with
   /// Abstract d's sentences are sentences' documents [sentence_offsets[d], sentence_offsets[d+1]).
   std::vector<std::uint32_t> sentence_offsets;
@@ -51,7 +56,8 @@ struct AbstractIndexes {
 
 /// Builds every view of `corpus`. Sentences shorter than `minimum_sentence_characters` are dropped
 /// (text::split_sentences); an abstract left without sentences has none in `sentences`.
+/// UsageError when gram_size is 0.
 AbstractIndexes build_abstract_indexes(const dataset::Corpus& corpus, text::Stemmer stemmer = text::Stemmer::porter,
-                                       std::size_t minimum_sentence_characters = 1);
+                                       std::size_t minimum_sentence_characters = 1, std::size_t gram_size = 3);
 
 }  // namespace claimrag::retrieval

@@ -1,7 +1,8 @@
 #pragma once
 // The lexical ranker, end to end: the corpus's stemmed views (abstract_indexes.hpp), each claim's
-// candidates and features (claim_features.hpp), a listwise linear ranker (learned_ranker.hpp)
-// trained on judged claims, and its family-grouped cross-validation (training_claims.hpp).
+// candidates and features (claim_features.hpp), the abstracts' prior (abstract_prior.hpp), a
+// listwise linear ranker (learned_ranker.hpp) trained on judged claims, and its family-grouped
+// cross-validation (training_claims.hpp).
 #include <cstddef>
 #include <span>
 #include <string>
@@ -17,7 +18,9 @@ namespace claimrag::retrieval {
 
 struct LexicalRankerOptions {
   text::Stemmer stemmer = text::Stemmer::porter;
+  std::size_t gram_size = 3;               ///< n of the character n-gram view, >= 1
   ClaimFeatureOptions features;
+  AbstractPriorOptions prior;              ///< prior.terms = 0: no prior (its column is 0)
   std::vector<std::string> feature_names;  ///< the columns used, by claim_feature_names(); empty = all
   double l2 = 1e-2;                        ///< the conditional logit's λ
   std::size_t folds = 5;                   ///< family folds of the cross-validation, >= 2
@@ -31,6 +34,7 @@ std::vector<std::size_t> feature_columns(const std::vector<std::string>& names);
 /// measures the recipe on the same claims.
 struct TrainedLexicalRanker {
   LearnedRanker ranker;
+  std::vector<double> abstract_prior;  ///< per abstract, fitted on every training claim; empty without a prior
   std::vector<std::string> claim_ids;
   std::vector<double> cross_validated_ndcg10;  ///< per training claim, ranked by the fold's ranker
   /// Per training claim, nDCG@10 of each feature alone (claim_feature_names() order): the
@@ -45,9 +49,9 @@ struct TrainedLexicalRanker {
 TrainedLexicalRanker train_lexical_ranker(const ClaimFeaturizer& featurizer, std::span<const dataset::Query> queries,
                                           const dataset::Qrels& qrels, const LexicalRankerOptions& options);
 
-/// The run of `queries` (tag `tag`), `depth` documents each, in parallel (the same bytes for any
-/// thread count). A claim without candidates has no ranking.
-run::Run lexical_ranker_run(const ClaimFeaturizer& featurizer, const LearnedRanker& ranker,
+/// The run of `queries` (tag `tag`) ranked by `trained`, `depth` documents each, in parallel (the
+/// same bytes for any thread count). A claim without candidates has no ranking.
+run::Run lexical_ranker_run(const ClaimFeaturizer& featurizer, const TrainedLexicalRanker& trained,
                             std::span<const dataset::Query> queries, std::size_t depth, const std::string& tag);
 
 }  // namespace claimrag::retrieval

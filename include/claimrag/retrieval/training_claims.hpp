@@ -2,6 +2,9 @@
 // The judged claims a learned ranker is trained and cross-validated on: each claim's candidates,
 // their 0/1 labels from the qrels, and the fold of each claim, grouped by cited abstract
 // (verification/claim_folds.hpp: claims sharing a judged abstract, transitively, share a fold).
+// A claim's abstract_prior column comes from the prior fitted without its fold (out of fold): the
+// prior of an abstract its own claim cites is then what an unseen claim would find, so the ranker
+// learns how far to trust the prior on abstracts the prior was not taught.
 #include <cstddef>
 #include <map>
 #include <span>
@@ -9,6 +12,7 @@
 #include <vector>
 
 #include "claimrag/dataset/beir.hpp"
+#include "claimrag/retrieval/abstract_prior.hpp"
 #include "claimrag/retrieval/claim_features.hpp"
 #include "claimrag/retrieval/learned_ranker.hpp"
 #include "claimrag/run/run.hpp"
@@ -25,9 +29,19 @@ struct TrainingClaims {
 
 /// Candidates of every claim of `queries` (each judged in `qrels`, else UsageError naming it),
 /// computed in parallel (the result does not depend on the thread count), labelled from the
-/// qrels, with `fold_count` family folds.
+/// qrels, with `fold_count` family folds. With prior.terms = 0 the abstract_prior column is 0.
 TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::span<const dataset::Query> queries,
-                                     const dataset::Qrels& qrels, std::size_t fold_count);
+                                     const dataset::Qrels& qrels, std::size_t fold_count,
+                                     const AbstractPriorOptions& prior);
+
+/// 1 for each abstract of `indexes` judged relevant to a claim of `claims` outside fold
+/// `excluded_fold` (every claim when it is out of range), else 0.
+std::vector<int> cited_abstracts(const AbstractIndexes& indexes, const TrainingClaims& claims, std::size_t excluded_fold);
+
+/// The prior of every abstract fitted on the abstracts the claims outside `excluded_fold` cite
+/// (every claim's when it is out of range); empty when prior.terms = 0.
+std::vector<double> training_prior(const AbstractIndexes& indexes, const TrainingClaims& claims,
+                                   std::size_t excluded_fold, const AbstractPriorOptions& prior);
 
 /// The ranking of `claim` as a run ranking (document ids of the featurizer's corpus), best
 /// first, cut to `depth`; scores are the ranker's decision values.

@@ -43,11 +43,15 @@ void read_lexical_ranker(io::StrictObject object, LexicalRankerConfig& config) {
   read_positive(object, "sentence_k1", features.sentence.k1);
   read_unit(object, "sentence_b", features.sentence.b);
   read_count(object, "depth", features.depth, 1);
+  read_count(object, "gram_size", options.gram_size, 1);
+  read_count(object, "gram_depth", features.gram_depth, 0);
   read_positive(object, "rrf_k", features.rrf_k);
   read_count(object, "feedback_documents", features.feedback.documents, 1);
   read_count(object, "feedback_terms", features.feedback.terms, 1);
   read_unit(object, "feedback_original_weight", features.feedback.original_weight);
   read_unit(object, "feedback_max_document_fraction", features.feedback.max_document_fraction);
+  read_count(object, "prior_terms", options.prior.terms, 0);
+  read_positive(object, "prior_C", options.prior.C);
   object.read("features", options.feature_names);
   (void)retrieval::feature_columns(options.feature_names);
   read_positive(object, "l2", options.l2);

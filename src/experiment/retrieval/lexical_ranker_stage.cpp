@@ -20,9 +20,9 @@ void write_cross_validation(const retrieval::TrainedLexicalRanker& trained, cons
   table.rows.push_back({"lexical_ranker (cross-validated)", io::fixed(learned, 6)});
   train_results["cv_ndcg@10"] = learned;
   const auto& names = retrieval::claim_feature_names();
-  // The four first-stage runs are frozen; the other columns alone are in the table only (several
-  // are rank-equivalent to a run: its relative score, its reciprocal rank).
-  const std::set<std::string> first_stage{"bm25", "rm3", "sentence_max", "exact_bm25"};
+  // The five first-stage runs and the prior alone are frozen; the other columns alone are in the
+  // table only (several are rank-equivalent to a run: its relative score, its reciprocal rank).
+  const std::set<std::string> first_stage{"bm25", "rm3", "sentence_max", "exact_bm25", "gram_bm25", "abstract_prior"};
   for (std::size_t f = 0; f < names.size(); ++f) {
     const double alone = mean_of(trained.single_feature_ndcg10[f]);
     table.rows.push_back({names[f] + " alone", io::fixed(alone, 6)});
@@ -51,7 +51,8 @@ void write_weights(const retrieval::LearnedRanker& ranker, const std::filesystem
 void run_lexical_ranker_stage(StageContext& context) {
   const auto& options = context.config.lexical_ranker.options;
   const auto indexes = context.timer.time("lexical ranker indexes", [&] {
-    return retrieval::build_abstract_indexes(dataset::load_corpus(context.beir / "corpus.jsonl"), options.stemmer);
+    return retrieval::build_abstract_indexes(dataset::load_corpus(context.beir / "corpus.jsonl"), options.stemmer, 1,
+                                                options.gram_size);
   });
   const retrieval::ClaimFeaturizer featurizer(indexes, options.features);
   const auto trained = context.timer.time("lexical ranker training", [&] {
@@ -60,7 +61,7 @@ void run_lexical_ranker_stage(StageContext& context) {
     return retrieval::train_lexical_ranker(featurizer, context.queries_of(split), qrels, options);
   });
   const auto run = context.timer.time("lexical ranker retrieval", [&] {
-    return retrieval::lexical_ranker_run(featurizer, trained.ranker, context.test_queries, options.run_depth, "lexical_ranker");
+    return retrieval::lexical_ranker_run(featurizer, trained, context.test_queries, options.run_depth, "lexical_ranker");
   });
   run::write_trec_run(run, context.work / kLexicalRankerRun);
   write_cross_validation(trained, context.work / "tables" / "lexical_ranker_cv.tsv", context.results["lexical_ranker_train"]);

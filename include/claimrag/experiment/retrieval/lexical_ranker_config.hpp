@@ -5,9 +5,12 @@
 //   stemmer               "porter" | "inflection" | "none"
 //   k1, b                 BM25 of whole abstracts and titles (stemmed and exact)
 //   sentence_k1, sentence_b   BM25 of sentences
-//   depth                 candidates taken from each first-stage run
+//   depth                 candidates taken from each stemmed or exact first-stage run
+//   gram_size, gram_depth the character n-gram view's n, and the candidates taken from its run (0: none)
 //   rrf_k                 the rank features' 1/(rrf_k + rank)
 //   feedback_documents, feedback_terms, feedback_original_weight, feedback_max_document_fraction   RM3
+//   prior_terms, prior_C  the abstracts' prior (retrieval/abstract_prior.hpp): its most frequent
+//                         terms and its C; prior_terms 0: no prior
 //   features              the feature columns used (retrieval/claim_features.hpp); empty: all
 //   l2                    the listwise ranker's λ
 //   folds                 family folds of the cross-validation
