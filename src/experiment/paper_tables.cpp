@@ -39,6 +39,22 @@ io::Table ranking_table(const Results& results, const std::vector<std::string>& 
 void write_ranking_tables(const Results& results, const std::vector<std::string>& systems, const std::filesystem::path& folder) {
   io::write_tsv(ranking_table(results, systems, {"ndcg@10", "recall@10", "recall@100"}), folder / "table5.tsv");
   io::write_tsv(ranking_table(results, systems, {"ndcg@5", "ndcg@10", "ndcg@20", "ndcg@50"}), folder / "table6.tsv");
+  // Table 5's metrics over the test claims whose relevant documents the train split judged
+  // relevant, and over those with none of them (StageContext::evaluate_into).
+  io::Table split{{"system", "test_claims", "claims", "ndcg@10", "recall@10", "recall@100"}, {}};
+  for (const auto& system : systems) {
+    for (const std::string group : {"train_seen", "train_unseen"}) {
+      const auto found = results.find(system + "_" + group);
+      if (found == results.end()) continue;
+      std::vector<std::string> row{system, group, io::fixed(found->second.at("claims"), 0)};
+      for (const std::string metric : {"ndcg@10", "recall@10", "recall@100"}) {
+        const auto value = found->second.find(metric);
+        row.push_back(value == found->second.end() ? "NA" : io::fixed(value->second, 6));
+      }
+      split.rows.push_back(std::move(row));
+    }
+  }
+  if (!split.rows.empty()) io::write_tsv(split, folder / "ranking_by_train_relevance.tsv");
 }
 
 void write_gate_tables(const GateData& data, const ExperimentConfig& config, const std::filesystem::path& folder,

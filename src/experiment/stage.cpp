@@ -3,6 +3,7 @@
 #include <set>
 
 #include "claimrag/error.hpp"
+#include "claimrag/metrics/seen_documents.hpp"
 #include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 
@@ -11,6 +12,11 @@ namespace {
 
 std::string qrels_source(const std::filesystem::path& beir, const std::string& split) {
   return (beir / "qrels" / (split + ".tsv")).string();
+}
+
+std::optional<std::set<std::string>> train_relevant(const std::filesystem::path& beir, const std::string& split) {
+  if (!std::filesystem::exists(beir / "qrels" / (split + ".tsv"))) return std::nullopt;
+  return metrics::relevant_documents(dataset::load_split(beir, split));
 }
 
 }  // namespace
@@ -25,7 +31,8 @@ StageContext::StageContext(const ExperimentConfig& config_, std::filesystem::pat
       metrics(metrics::parse_metric_list(config_.evaluation.metrics)),
       all_queries(dataset::load_queries(beir / "queries.jsonl")),
       test_qrels(dataset::load_split(beir, config_.data.test_split)),
-      test_queries(dataset::queries_of_split(all_queries, test_qrels, qrels_source(beir, config_.data.test_split))) {}
+      test_queries(dataset::queries_of_split(all_queries, test_qrels, qrels_source(beir, config_.data.test_split))),
+      train_relevant_documents(train_relevant(beir, config_.data.train_split)) {}
 
 StageContext::~StageContext() = default;
 
@@ -41,6 +48,15 @@ std::vector<dataset::Query> StageContext::queries_of(const std::string& split) c
 void StageContext::evaluate_into(const std::string& section, const run::Run& run) {
   const auto evaluation = metrics::evaluate_run(run, test_qrels, metrics);
   for (std::size_t m = 0; m < metrics.size(); ++m) results[section][metrics[m].name()] = evaluation.mean[m];
+  if (!train_relevant_documents) return;
+  // Sections of their own: `section` keeps the metrics a run alone gives (evaluate --run checks it).
+  const auto split = metrics::split_by_seen_documents(evaluation, test_qrels, *train_relevant_documents);
+  for (const auto& [suffix, group] : {std::pair{"_train_seen", &split.seen}, std::pair{"_train_unseen", &split.unseen}}) {
+    auto& values = results[section + suffix];
+    for (std::size_t m = 0; m < metrics.size(); ++m) values[metrics[m].name()] = group->mean[m];
+    values["claims"] = static_cast<double>(group->queries);
+    values["claims_mixed"] = static_cast<double>(split.mixed);
+  }
 }
 
 void check_stage_order(const std::vector<Stage>& stages) {

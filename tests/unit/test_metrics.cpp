@@ -114,3 +114,33 @@ TEST(EvaluateRun, BruteForceAgreesOnRandomRankings) {
     }
   }
 }
+
+#include "claimrag/metrics/seen_documents.hpp"
+
+// q1's relevant documents were all relevant to training queries (seen), q2's none (unseen), q3 has
+// one of each (mixed), q4 has no relevant document and is not evaluated.
+TEST(SeenDocuments, SplitsQueriesByTheTrainingJudgments) {
+  dataset::Qrels train;
+  train.judgments = {{"t1", {{"a", 1}, {"x", 0}}}, {"t2", {{"b", 2}}}};
+  const auto seen = metrics::relevant_documents(train);
+  EXPECT_EQ(seen, (std::set<std::string>{"a", "b"}));  // "x" is judged, not relevant
+  dataset::Qrels test;
+  test.judgments = {{"q1", {{"a", 1}, {"b", 1}}}, {"q2", {{"c", 1}, {"a", 0}}}, {"q3", {{"a", 1}, {"d", 1}}}, {"q4", {{"a", 0}}}};
+  test.query_order = {"q1", "q2", "q3", "q4"};
+  run::Run run;
+  run.add({"q1", {{"a", 3.0}, {"z", 2.0}}});  // recall@1 1/2, recall@2 1/2
+  run.add({"q2", {{"z", 3.0}, {"c", 2.0}}});  // recall@1 0, recall@2 1
+  run.add({"q3", {{"a", 3.0}, {"d", 2.0}}});
+  const auto evaluation = metrics::evaluate_run(run, test, metrics::parse_metric_list("recall@1,2"));
+  const auto split = metrics::split_by_seen_documents(evaluation, test, seen);
+  EXPECT_EQ(split.seen.queries, 1U);
+  EXPECT_EQ(split.unseen.queries, 1U);
+  EXPECT_EQ(split.mixed, 1U);
+  EXPECT_EQ(split.seen.mean, (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(split.unseen.mean, (std::vector<double>{0.0, 1.0}));
+  // Nothing seen: every evaluated query is unseen, the seen group empty with zero means.
+  const auto none = metrics::split_by_seen_documents(evaluation, test, {});
+  EXPECT_EQ(none.seen.queries, 0U);
+  EXPECT_EQ(none.seen.mean, (std::vector<double>{0.0, 0.0}));
+  EXPECT_EQ(none.unseen.queries, 3U);
+}

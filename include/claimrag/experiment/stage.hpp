@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct StageContext {
   const std::vector<dataset::Query> all_queries;   ///< queries.jsonl
   const dataset::Qrels test_qrels;                 ///< config.data.test_split
   const std::vector<dataset::Query> test_queries;  ///< the test split's claims, in qrels order
+  /// The documents the train split judges relevant (metrics/seen_documents.hpp); absent when the
+  /// dataset has no qrels file for config.data.train_split.
+  const std::optional<std::set<std::string>> train_relevant_documents;
 
   // Made by one stage, used by later ones (null or empty until then).
   std::unique_ptr<RerankResources> rerank_resources;
@@ -59,7 +63,10 @@ struct StageContext {
 
   /// The split's claims (the test split's are loaded once, above).
   [[nodiscard]] std::vector<dataset::Query> queries_of(const std::string& split) const;
-  /// Evaluates `run` on the test split with `metrics` and files the means under results[section].
+  /// Evaluates `run` on the test split with `metrics` and files the means under results[section];
+  /// with a train split, also each metric's mean over the test claims whose relevant documents the
+  /// train split judges relevant (section "<section>_train_seen") and over those with none of them
+  /// ("<section>_train_unseen"), each with its "claims" and the "claims_mixed" in neither.
   void evaluate_into(const std::string& section, const run::Run& run);
 
  private:
