@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -88,6 +89,13 @@ const std::vector<Entry>& table() {
   return entries;
 }
 
+/// The table hashed, for find_direction_word: it is asked about every word of every claim and
+/// sentence the verifier reads.
+const std::unordered_map<std::string_view, DirectionWord>& lookup() {
+  static const std::unordered_map<std::string_view, DirectionWord> map(table().begin(), table().end());
+  return map;
+}
+
 }  // namespace
 
 std::vector<std::string_view> direction_words() {
@@ -97,11 +105,9 @@ std::vector<std::string_view> direction_words() {
 }
 
 std::optional<DirectionWord> find_direction_word(std::string_view lower_word) {
-  const std::vector<Entry>& entries = table();
-  const auto it = std::lower_bound(entries.begin(), entries.end(), lower_word,
-                                   [](const Entry& entry, std::string_view word) { return entry.first < word; });
-  if (it == entries.end() || it->first != lower_word) return std::nullopt;
-  return it->second;
+  const auto found = lookup().find(lower_word);
+  if (found == lookup().end()) return std::nullopt;
+  return found->second;
 }
 
 }  // namespace claimrag::text
