@@ -196,25 +196,47 @@ void document_rows(const VerificationOptions& options, const std::string& claim_
   }
 }
 
-/// Rows and labels for training the label predictor on the claims outside `held_out`
-/// (every claim when held_out is folds).
-void label_training_rows(const VerificationOptions& options, const std::vector<PreparedClaim>& claims, std::size_t held_out,
-                         double tau, std::vector<std::vector<double>>& rows, std::vector<int>& labels) {
-  for (const auto& claim : claims) {
-    if (claim.fold == held_out) continue;
-    for (const auto& document : claim.documents) {
-      if (document.source->sentences.empty()) continue;
-      document_rows(options, claim.item->input.claim, claim.claim, document.text, document, document.gold->label, tau, rows, labels);
-    }
-    // The negation's rows (the same rationales, features read against the negated text).
-    if (!claim.negated) continue;
-    for (std::size_t d = 0; d < claim.documents.size(); ++d) {
-      const PreparedDocument& document = claim.documents[d];
-      const std::optional<Label> label = negated_label(document.gold->label, *claim.negated);
-      if (document.source->sentences.empty() || !label) continue;
-      document_rows(options, claim.negated->text, claim.negated->claim, claim.negated->documents[d], document, *label, tau,
-                    rows, labels);
-    }
+/// One claim's rows and labels for training the label predictor at τ: its documents' rows, then
+/// its negation's (the same rationales, features read against the negated text).
+void claim_label_rows(const VerificationOptions& options, const PreparedClaim& claim, double tau,
+                      std::vector<std::vector<double>>& rows, std::vector<int>& labels) {
+  for (const auto& document : claim.documents) {
+    if (document.source->sentences.empty()) continue;
+    document_rows(options, claim.item->input.claim, claim.claim, document.text, document, document.gold->label, tau, rows, labels);
+  }
+  if (!claim.negated) return;
+  for (std::size_t d = 0; d < claim.documents.size(); ++d) {
+    const PreparedDocument& document = claim.documents[d];
+    const std::optional<Label> label = negated_label(document.gold->label, *claim.negated);
+    if (document.source->sentences.empty() || !label) continue;
+    document_rows(options, claim.negated->text, claim.negated->claim, claim.negated->documents[d], document, *label, tau,
+                  rows, labels);
+  }
+}
+
+/// Every claim's label rows at τ, computed once in parallel: a claim's rows do not depend on which
+/// fold is held out, so each fold's training set is a selection of them.
+struct ClaimLabelRows {
+  std::vector<std::vector<std::vector<double>>> rows;  ///< per claim
+  std::vector<std::vector<int>> labels;                ///< per claim
+};
+
+ClaimLabelRows all_label_rows(const VerificationOptions& options, const std::vector<PreparedClaim>& claims, double tau) {
+  ClaimLabelRows all;
+  all.rows.resize(claims.size());
+  all.labels.resize(claims.size());
+  parallel_for(claims.size(), [&](std::size_t c) { claim_label_rows(options, claims[c], tau, all.rows[c], all.labels[c]); });
+  return all;
+}
+
+/// Rows and labels for training the label predictor on the claims outside `held_out` (every
+/// claim when held_out is folds), in claim order.
+void label_training_rows(const std::vector<PreparedClaim>& claims, const ClaimLabelRows& all, std::size_t held_out,
+                         std::vector<std::vector<double>>& rows, std::vector<int>& labels) {
+  for (std::size_t c = 0; c < claims.size(); ++c) {
+    if (claims[c].fold == held_out) continue;
+    rows.insert(rows.end(), all.rows[c].begin(), all.rows[c].end());
+    labels.insert(labels.end(), all.labels[c].begin(), all.labels[c].end());
   }
 }
 
@@ -268,10 +290,11 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
     // Out-of-fold label probabilities of every document at this τ.
     std::vector<std::vector<std::array<double, label_count>>> probabilities(claims.size());
     std::vector<LabelModel> fold_labels(options.folds);
+    const ClaimLabelRows tau_rows = all_label_rows(options, claims, tau);
     parallel_for(options.folds, [&](std::size_t fold) {
       std::vector<std::vector<double>> rows;
       std::vector<int> labels;
-      label_training_rows(options, claims, fold, tau, rows, labels);
+      label_training_rows(claims, tau_rows, fold, rows, labels);
       fold_labels[fold] = fit_label_model(rows, labels, options.label_l2);
     });
     for (std::size_t fold = 0; fold < options.folds; ++fold) {
@@ -308,7 +331,7 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   fitted.selector = fit_selector(claims, options.folds, options.selector_C);
   std::vector<std::vector<double>> rows;
   std::vector<int> labels;
-  label_training_rows(options, claims, options.folds, fitted.tau, rows, labels);
+  label_training_rows(claims, all_label_rows(options, claims, fitted.tau), options.folds, rows, labels);
   fitted.label = fit_label_model(rows, labels, options.label_l2);
   if (report) {
     report->tau = fitted.tau;
