@@ -46,7 +46,7 @@ std::vector<double> fit_abstract_prior(const rerank::RowMatrixXd& features, cons
   if (positives == 0 || static_cast<std::size_t>(positives) == cited.size()) return prior;
   rerank::LogisticRegressionOptions options;
   options.C = C;
-  const SequentialEigenProducts sequential;  // the same bytes for any thread count
+  const SequentialEigenProducts sequential;  // the same bytes for any thread count (a no-op inside parallel_for)
   const auto model = rerank::fit_logistic_regression(features, cited, options);
   for (std::size_t d = 0; d < prior.size(); ++d) {
     prior[d] = model.decision_function(features.row(static_cast<Eigen::Index>(d)).transpose());

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "claimrag/error.hpp"
+#include "claimrag/sequential_eigen.hpp"
 
 namespace claimrag::retrieval {
 namespace {
@@ -91,6 +92,8 @@ ConditionalLogitModel fit_conditional_logit(std::span<const CandidateGroup> clai
   check(claims, options.l2);
   if (claims.empty()) throw UsageError("conditional logit: no claims");
   const Eigen::Index d = claims.front().features.cols();
+  // Eigen's threaded products split their sums by the thread count; the fit must not depend on it.
+  const SequentialEigenProducts sequential;
   ConditionalLogitModel model{Eigen::VectorXd::Zero(d), 0, false, 0};
   std::size_t groups = 0;
   for (int iteration = 0; iteration < options.max_iterations; ++iteration) {

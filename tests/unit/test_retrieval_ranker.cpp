@@ -76,6 +76,36 @@ TEST(ConditionalLogit, GradientMatchesFiniteDifferences) {
   EXPECT_LT(retrieval::conditional_logit_gradient(claims, model.weights, 0.05).norm(), 1e-6);
 }
 
+// The fit's products are summed the same way for any Eigen thread count: a ranker trained on two
+// cores is the one trained on one (the reproduction compares its runs byte for byte).
+TEST(ConditionalLogit, TheSameWeightsForAnyThreadCount) {
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> noise;
+  std::vector<retrieval::CandidateGroup> claims;
+  // Lists of 200 to 499 candidates, as the lexical ranker's (long lists split the sums of the
+  // Hessian's products into blocks whose size depends on the thread count).
+  for (int c = 0; c < 100; ++c) {
+    retrieval::CandidateGroup g;
+    const Eigen::Index n = 200 + (c * 37) % 300;
+    g.features.resize(n, 20);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      for (Eigen::Index j = 0; j < g.features.cols(); ++j) g.features(i, j) = noise(rng);
+    }
+    g.labels.assign(static_cast<std::size_t>(n), 0);
+    g.labels[static_cast<std::size_t>(c % n)] = 1;
+    g.features.row(c % n).array() += 0.5;
+    claims.push_back(std::move(g));
+  }
+  const int before = Eigen::nbThreads();
+  Eigen::setNbThreads(2);
+  const auto two = retrieval::fit_conditional_logit(claims, {});
+  Eigen::setNbThreads(1);
+  const auto one = retrieval::fit_conditional_logit(claims, {});
+  Eigen::setNbThreads(before);
+  ASSERT_TRUE(one.converged);
+  for (Eigen::Index j = 0; j < one.weights.size(); ++j) EXPECT_EQ(one.weights[j], two.weights[j]) << j;
+}
+
 TEST(ConditionalLogit, RefusesBadInput) {
   expect_error<UsageError>([] { (void)retrieval::fit_conditional_logit({}, {}); }, "no claims");
   const std::vector<retrieval::CandidateGroup> only_negatives{group({{1.0}, {0.0}}, {0, 0})};
@@ -128,7 +158,7 @@ TEST(LexicalRanker, TrainingClaimsKeepFamiliesInOneFold) {
                                             {"q4", "smoking and cancer", "{}"}};
   dataset::Qrels qrels;
   qrels.judgments = {{"q1", {{"doc0", 1}}}, {"q2", {{"doc0", 1}}}, {"q3", {{"doc1", 1}}}, {"q4", {{"doc4", 1}}}};
-  const auto claims = retrieval::build_training_claims(featurizer, queries, qrels, 2, {});
+  const auto claims = retrieval::build_training_claims(featurizer, queries, qrels, 2, retrieval::AbstractPriorOptions{.terms = 0});
   EXPECT_EQ(claims.folds[0], claims.folds[1]);
   EXPECT_NE(claims.folds[0], claims.folds[2]);
   // q1's candidates are the abstracts sharing a stemmed token with it ("lower" is doc1's too);
@@ -137,7 +167,7 @@ TEST(LexicalRanker, TrainingClaimsKeepFamiliesInOneFold) {
   EXPECT_EQ(claims.labels[0], (std::vector<int>{1, 0}));
   dataset::Qrels missing = qrels;
   missing.judgments.erase("q4");
-  expect_error<UsageError>([&] { (void)retrieval::build_training_claims(featurizer, queries, missing, 2, {}); }, "q4");
+  expect_error<UsageError>([&] { (void)retrieval::build_training_claims(featurizer, queries, missing, 2, retrieval::AbstractPriorOptions{.terms = 0}); }, "q4");
 }
 
 TEST(LexicalRankerConfig, ReadsAndRefuses) {
