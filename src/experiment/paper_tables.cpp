@@ -41,7 +41,7 @@ void write_ranking_tables(const Results& results, const std::vector<std::string>
   io::write_tsv(ranking_table(results, systems, {"ndcg@5", "ndcg@10", "ndcg@20", "ndcg@50"}), folder / "table6.tsv");
   // Table 5's metrics over the test claims whose relevant documents the train split judged
   // relevant, and over those with none of them (StageContext::evaluate_into).
-  io::Table split{{"system", "test_claims", "claims", "ndcg@10", "recall@10", "recall@100"}, {}};
+  io::Table split{{"system", "group", "claims", "ndcg@10", "recall@10", "recall@100"}, {}};
   for (const auto& system : systems) {
     for (const std::string group : {"train_seen", "train_unseen"}) {
       const auto found = results.find(system + "_" + group);

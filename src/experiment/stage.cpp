@@ -53,7 +53,8 @@ void StageContext::evaluate_into(const std::string& section, const run::Run& run
   const auto split = metrics::split_by_seen_documents(evaluation, test_qrels, *train_relevant_documents);
   for (const auto& [suffix, group] : {std::pair{"_train_seen", &split.seen}, std::pair{"_train_unseen", &split.unseen}}) {
     auto& values = results[section + suffix];
-    for (std::size_t m = 0; m < metrics.size(); ++m) values[metrics[m].name()] = group->mean[m];
+    // A group without claims has no mean: its metrics are left out rather than shown as 0.
+    for (std::size_t m = 0; m < metrics.size() && group->queries > 0; ++m) values[metrics[m].name()] = group->mean[m];
     values["claims"] = static_cast<double>(group->queries);
     values["claims_mixed"] = static_cast<double>(split.mixed);
   }

@@ -28,6 +28,9 @@ std::vector<std::size_t> feature_columns(const std::vector<std::string>& names) 
 
 TrainedLexicalRanker train_lexical_ranker(const ClaimFeaturizer& featurizer, std::span<const dataset::Query> queries,
                                           const dataset::Qrels& qrels, const LexicalRankerOptions& options) {
+  if (featurizer.indexes().stemmer != options.stemmer || featurizer.indexes().gram_size != options.gram_size) {
+    throw UsageError("lexical ranker: the indexes were built with another stemmer or n-gram size than the options name");
+  }
   const auto claims = build_training_claims(featurizer, queries, qrels, options.folds, options.prior);
   LearnedRankerOptions ranker_options;
   ranker_options.columns = feature_columns(options.feature_names);
@@ -44,7 +47,7 @@ TrainedLexicalRanker train_lexical_ranker(const ClaimFeaturizer& featurizer, std
     for (const auto& [doc_id, grade] : claims.judgments[c]) trained.relevant += grade > 0 ? 1 : 0;
   }
   trained.ranker = train_learned_ranker(claims.candidates, claims.labels, ranker_options);
-  trained.abstract_prior = training_prior(featurizer.indexes(), claims, options.folds, options.prior);
+  trained.abstract_prior = training_prior(featurizer.indexes(), claims, {}, options.prior);
   return trained;
 }
 

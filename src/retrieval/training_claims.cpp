@@ -25,14 +25,16 @@ double ndcg_of_order(const AbstractIndexes& indexes, const ClaimCandidates& clai
 
 }  // namespace
 
-std::vector<int> cited_abstracts(const AbstractIndexes& indexes, const TrainingClaims& claims, std::size_t excluded_fold) {
+std::vector<int> cited_abstracts(const AbstractIndexes& indexes, const TrainingClaims& claims,
+                                 const std::set<std::size_t>& excluded_folds) {
   std::unordered_map<std::string_view, std::size_t> position;
   const auto& doc_ids = indexes.whole.doc_ids();
   for (std::size_t d = 0; d < indexes.document_count(); ++d) position.emplace(doc_ids[d], d);
   std::vector<int> cited(indexes.document_count(), 0);
   for (std::size_t c = 0; c < claims.ids.size(); ++c) {
-    if (claims.folds[c] == excluded_fold) continue;
+    if (excluded_folds.contains(claims.folds[c])) continue;
     for (const auto& [doc_id, grade] : claims.judgments[c]) {
+      // A judged abstract missing from the corpus (the statistics stage warns of them) has no row.
       const auto found = position.find(doc_id);
       if (grade > 0 && found != position.end()) cited[found->second] = 1;
     }
@@ -41,9 +43,9 @@ std::vector<int> cited_abstracts(const AbstractIndexes& indexes, const TrainingC
 }
 
 std::vector<double> training_prior(const AbstractIndexes& indexes, const TrainingClaims& claims,
-                                   std::size_t excluded_fold, const AbstractPriorOptions& prior) {
+                                   const std::set<std::size_t>& excluded_folds, const AbstractPriorOptions& prior) {
   if (prior.terms == 0) return {};
-  return fit_abstract_prior(abstract_prior_features(indexes, prior.terms), cited_abstracts(indexes, claims, excluded_fold),
+  return fit_abstract_prior(abstract_prior_features(indexes, prior.terms), cited_abstracts(indexes, claims, excluded_folds),
                             prior.C);
 }
 
@@ -67,10 +69,27 @@ TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::spa
   const auto& indexes = featurizer.indexes();
   std::vector<std::vector<double>> fold_priors(fold_count);
   if (prior.terms > 0) {
+    // Every prior the training and the cross-validation read: without fold g, and without f and g.
+    std::vector<std::set<std::size_t>> excluded;
+    for (std::size_t g = 0; g < fold_count; ++g) excluded.push_back({g});
+    for (std::size_t f = 0; f < fold_count; ++f) {
+      for (std::size_t g = f + 1; g < fold_count; ++g) excluded.push_back({f, g});
+    }
     const auto features = abstract_prior_features(indexes, prior.terms);
-    parallel_for(fold_count, [&](std::size_t fold) {
-      fold_priors[fold] = fit_abstract_prior(features, cited_abstracts(indexes, claims, fold), prior.C);
+    std::vector<std::vector<double>> fitted(excluded.size());
+    parallel_for(excluded.size(), [&](std::size_t k) {
+      fitted[k] = fit_abstract_prior(features, cited_abstracts(indexes, claims, excluded[k]), prior.C);
     });
+    claims.nested_priors.assign(fold_count, std::vector<std::vector<double>>(fold_count));
+    for (std::size_t k = 0; k < excluded.size(); ++k) {
+      const std::size_t f = *excluded[k].begin(), g = *excluded[k].rbegin();
+      if (f == g) {
+        fold_priors[g] = std::move(fitted[k]);
+      } else {
+        claims.nested_priors[f][g] = fitted[k];
+        claims.nested_priors[g][f] = std::move(fitted[k]);
+      }
+    }
   }
   parallel_for(queries.size(), [&](std::size_t c) {
     claims.candidates[c] = featurizer.candidates(queries[c].text, fold_priors[claims.folds[c]]);
@@ -109,6 +128,10 @@ std::vector<double> cross_validated_ndcg(const TrainingClaims& claims, const Abs
       if (claims.folds[c] == fold) continue;
       train_candidates.push_back(claims.candidates[c]);
       train_labels.push_back(claims.labels[c]);
+      if (claims.nested_priors.empty()) continue;
+      const auto& prior = claims.nested_priors[fold][claims.folds[c]];
+      auto& copy = train_candidates.back();
+      for (std::size_t i = 0; i < copy.documents.size(); ++i) copy.features[i][kAbstractPriorColumn] = prior[copy.documents[i]];
     }
     const auto ranker = train_learned_ranker(train_candidates, train_labels, options);
     for (std::size_t c = 0; c < claims.ids.size(); ++c) {

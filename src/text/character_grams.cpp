@@ -1,10 +1,12 @@
 #include "claimrag/text/character_grams.hpp"
 
+#include "claimrag/error.hpp"
 #include "claimrag/text/tokenizer.hpp"
 
 namespace claimrag::text {
 
 std::string character_grams(std::string_view text, std::size_t n) {
+  if (n == 0) throw UsageError("character grams: n must be at least 1");
   std::string grams;
   const auto append = [&](std::string_view gram) {
     if (!grams.empty()) grams.push_back(' ');

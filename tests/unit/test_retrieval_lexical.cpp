@@ -10,6 +10,7 @@
 #include "claimrag/retrieval/claim_features.hpp"
 #include "claimrag/retrieval/feedback.hpp"
 #include "claimrag/retrieval/weighted_bm25.hpp"
+#include "claimrag/text/character_grams.hpp"
 #include "claimrag/text/porter_stemmer.hpp"
 #include "support/temp_folder.hpp"
 
@@ -199,4 +200,29 @@ TEST(ClaimFeatures, HandCheckedColumns) {
   EXPECT_EQ(featurizer.candidates("Beta gamma", {}).features[1][column("abstract_prior")], 0.0);
   const std::vector<double> short_prior{1.0, 2.0};
   expect_error<UsageError>([&] { (void)featurizer.candidates("Beta gamma", short_prior); }, "2 prior values for 3 abstracts");
+}
+
+// The n-gram view and its column: BM25 over the grams of the claim as written.
+TEST(GramView, MatchesAMisspeltWord) {
+  const auto corpus = make_corpus({{"", "nonsteroidal anti-inflammatory drugs"}, {"", "cancer treatment"}});
+  const auto indexes = retrieval::build_abstract_indexes(corpus);
+  EXPECT_EQ(indexes.gram_size, 3U);
+  EXPECT_GE(indexes.grams.term_id("lam"), 0);
+  const retrieval::ClaimFeaturizer featurizer(indexes, {});
+  // "antinflammatory" is no token of the corpus, but shares grams with "inflammatory".
+  const auto claim = featurizer.candidates("antinflammatory", {});
+  ASSERT_EQ(claim.documents, (std::vector<std::uint32_t>{0}));
+  const auto& names = retrieval::claim_feature_names();
+  const auto column = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+  };
+  const bm25::Searcher grams(indexes.grams, {1.2, 0.75});
+  EXPECT_NEAR(claim.features[0][column("gram_bm25")], grams.score(text::character_grams("antinflammatory", 3), 0), 1e-12);
+  EXPECT_GT(claim.features[0][column("gram_bm25")], 0.0);
+  EXPECT_EQ(claim.features[0][column("gram_bm25_relative")], 1.0);
+  EXPECT_EQ(claim.features[0][column("bm25")], 0.0);
+  retrieval::ClaimFeatureOptions no_gram_candidates;
+  no_gram_candidates.gram_depth = 0;
+  EXPECT_TRUE(retrieval::ClaimFeaturizer(indexes, no_gram_candidates).candidates("antinflammatory", {}).documents.empty());
+  expect_error<UsageError>([&] { (void)retrieval::build_abstract_indexes(corpus, text::Stemmer::porter, 1, 0); }, "gram_size");
 }

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
+
+#include <omp.h>
 
 #include "claimrag/error.hpp"
 #include "claimrag/retrieval/abstract_prior.hpp"
@@ -70,66 +73,106 @@ TEST(AbstractPrior, RanksAbstractsLikeTheCitedOnesHigher) {
   expect_error<UsageError>([&] { (void)retrieval::fit_abstract_prior(features, {2, 0, 0, 0, 0, 0, 0, 1}, 1.0); }, "0 or 1");
 }
 
-// Each training claim's prior column is the prior fitted without its own fold, so the abstract it
-// cites is not a positive of the prior it is ranked with; the prior kept for new claims is fitted
-// on every claim.
-TEST(AbstractPrior, TrainingClaimsUseThePriorOfTheOtherFolds) {
-  const auto corpus = corpus_of({"aspirin lowers stroke risk we found", "statins lower cholesterol we found",
-                                 "vitamin d and bone density", "exercise improves sleep quality we found",
-                                 "smoking raises cancer risk", "a review of sleep and stroke"});
-  const auto indexes = retrieval::build_abstract_indexes(corpus);
-  const retrieval::ClaimFeaturizer featurizer(indexes, {});
-  const std::vector<dataset::Query> queries{{"q1", "aspirin lowers stroke", "{}"},
-                                            {"q2", "statins and cholesterol", "{}"},
-                                            {"q3", "exercise and sleep", "{}"},
-                                            {"q4", "smoking and cancer", "{}"}};
+namespace {
+
+// Six abstracts that share words, so that every claim has a relevant candidate and others; two
+// family folds.
+struct SmallRankingTask {
+  dataset::Corpus corpus = corpus_of({"aspirin lowers stroke risk we found", "statins lower cholesterol and stroke risk we found",
+                                      "vitamin d and bone density in stroke", "exercise improves sleep quality we found",
+                                      "smoking raises cancer risk and stroke", "a review of sleep and stroke risk"});
+  std::vector<dataset::Query> queries{{"q1", "aspirin lowers stroke", "{}"},
+                                      {"q2", "statins lower cholesterol", "{}"},
+                                      {"q3", "exercise and sleep quality", "{}"},
+                                      {"q4", "smoking and cancer risk", "{}"}};
   dataset::Qrels qrels;
-  qrels.judgments = {{"q1", {{"doc0", 1}}}, {"q2", {{"doc1", 1}}}, {"q3", {{"doc3", 1}}}, {"q4", {{"doc4", 1}}}};
+  retrieval::AbstractIndexes indexes = retrieval::build_abstract_indexes(corpus);
+  retrieval::ClaimFeaturizer featurizer{indexes, {}};
+  SmallRankingTask() {
+    qrels.judgments = {{"q1", {{"doc0", 1}}}, {"q2", {{"doc1", 1}}}, {"q3", {{"doc3", 1}}}, {"q4", {{"doc4", 1}}}};
+    qrels.query_order = {"q1", "q2", "q3", "q4"};
+  }
+};
+
+}  // namespace
+
+// Each training claim's prior column is the prior fitted without its own fold, so the abstract it
+// cites is not a positive of the prior it is ranked with; while fold f is held out, fold g's rows
+// read the prior fitted without f and g.
+TEST(AbstractPrior, TrainingClaimsUseThePriorOfTheOtherFolds) {
+  const SmallRankingTask task;
+  const auto& indexes = task.indexes;
+  const auto& featurizer = task.featurizer;
   retrieval::AbstractPriorOptions options;
   options.C = 1.0;
-  const auto claims = retrieval::build_training_claims(featurizer, queries, qrels, 2, options);
-  const auto& names = retrieval::claim_feature_names();
-  const auto column = static_cast<std::size_t>(std::find(names.begin(), names.end(), "abstract_prior") - names.begin());
+  const auto claims = retrieval::build_training_claims(featurizer, task.queries, task.qrels, 3, options);
+  ASSERT_EQ(retrieval::claim_feature_names()[retrieval::kAbstractPriorColumn], "abstract_prior");
   for (std::size_t c = 0; c < claims.ids.size(); ++c) {
-    const auto fold_prior = retrieval::training_prior(indexes, claims, claims.folds[c], options);
-    const auto cited = retrieval::cited_abstracts(indexes, claims, claims.folds[c]);
+    const std::set<std::size_t> own{claims.folds[c]};
+    const auto fold_prior = retrieval::training_prior(indexes, claims, own, options);
+    const auto cited = retrieval::cited_abstracts(indexes, claims, own);
     for (std::size_t i = 0; i < claims.candidates[c].documents.size(); ++i) {
       const auto d = claims.candidates[c].documents[i];
-      EXPECT_EQ(claims.candidates[c].features[i][column], fold_prior[d]);
+      EXPECT_EQ(claims.candidates[c].features[i][retrieval::kAbstractPriorColumn], fold_prior[d]);
       if (claims.labels[c][i] == 1) {
         EXPECT_EQ(cited[d], 0) << claims.ids[c];  // its own abstract is held out
       }
     }
   }
-  EXPECT_EQ(retrieval::cited_abstracts(indexes, claims, 2), (std::vector<int>{1, 1, 0, 1, 1, 0}));
-  // Without a prior the column is 0.
+  EXPECT_EQ(retrieval::cited_abstracts(indexes, claims, {}), (std::vector<int>{1, 1, 0, 1, 1, 0}));
+  ASSERT_EQ(claims.nested_priors.size(), 3U);
+  for (std::size_t f = 0; f < 3; ++f) {
+    EXPECT_TRUE(claims.nested_priors[f][f].empty());
+    for (std::size_t g = 0; g < 3; ++g) {
+      if (f != g) {
+        EXPECT_EQ(claims.nested_priors[f][g], retrieval::training_prior(indexes, claims, {f, g}, options));
+      }
+    }
+  }
+  // Without a prior the column is 0 and there are no nested priors.
   options.terms = 0;
-  const auto without = retrieval::build_training_claims(featurizer, queries, qrels, 2, options);
-  for (const auto& row : without.candidates[0].features) EXPECT_EQ(row[column], 0.0);
-  EXPECT_TRUE(retrieval::training_prior(indexes, without, 2, options).empty());
+  const auto without = retrieval::build_training_claims(featurizer, task.queries, task.qrels, 3, options);
+  for (const auto& row : without.candidates[0].features) EXPECT_EQ(row[retrieval::kAbstractPriorColumn], 0.0);
+  EXPECT_TRUE(without.nested_priors.empty());
+  EXPECT_TRUE(retrieval::training_prior(indexes, without, {}, options).empty());
 }
 
-// The n-gram view and its column: BM25 over the grams of the claim as written.
-TEST(AbstractPrior, GramViewMatchesAMisspeltWord) {
-  const auto corpus = corpus_of({"nonsteroidal anti-inflammatory drugs", "cancer treatment"});
-  const auto indexes = retrieval::build_abstract_indexes(corpus);
-  EXPECT_EQ(indexes.gram_size, 3U);
-  EXPECT_GE(term(indexes.grams, "lam"), 0);
-  const retrieval::ClaimFeaturizer featurizer(indexes, {});
-  // "antinflammatory" is no token of the corpus, but shares grams with "inflammatory".
-  const auto claim = featurizer.candidates("antinflammatory", {});
-  ASSERT_EQ(claim.documents, (std::vector<std::uint32_t>{0}));
-  const auto& names = retrieval::claim_feature_names();
-  const auto column = [&](const std::string& name) {
-    return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-  };
-  const bm25::Searcher grams(indexes.grams, {1.2, 0.75});
-  EXPECT_NEAR(claim.features[0][column("gram_bm25")], grams.score(text::character_grams("antinflammatory", 3), 0), 1e-12);
-  EXPECT_GT(claim.features[0][column("gram_bm25")], 0.0);
-  EXPECT_EQ(claim.features[0][column("gram_bm25_relative")], 1.0);
-  EXPECT_EQ(claim.features[0][column("bm25")], 0.0);
-  retrieval::ClaimFeatureOptions no_gram_candidates;
-  no_gram_candidates.gram_depth = 0;
-  EXPECT_TRUE(retrieval::ClaimFeaturizer(indexes, no_gram_candidates).candidates("antinflammatory", {}).documents.empty());
-  expect_error<UsageError>([&] { (void)retrieval::build_abstract_indexes(corpus, text::Stemmer::porter, 1, 0); }, "gram_size");
+// The fold priors are fitted in parallel: the same bytes for one thread and two.
+TEST(AbstractPrior, TrainingClaimsAreTheSameForAnyThreadCount) {
+  const SmallRankingTask task;
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto one = retrieval::build_training_claims(task.featurizer, task.queries, task.qrels, 3, {});
+  omp_set_num_threads(2);
+  const auto two = retrieval::build_training_claims(task.featurizer, task.queries, task.qrels, 3, {});
+  omp_set_num_threads(threads);
+  for (std::size_t c = 0; c < one.ids.size(); ++c) EXPECT_EQ(one.candidates[c].features, two.candidates[c].features);
+  EXPECT_EQ(one.nested_priors, two.nested_priors);
+}
+
+// New claims are ranked with the prior fitted on every training claim; the recipe must describe
+// the indexes it is given.
+TEST(AbstractPrior, TheTrainedRankerCarriesThePriorOfEveryTrainingClaim) {
+  const SmallRankingTask task;
+  const auto& indexes = task.indexes;
+  const auto& featurizer = task.featurizer;
+  retrieval::LexicalRankerOptions options;
+  options.folds = 2;
+  options.prior.C = 1.0;
+  const auto trained = retrieval::train_lexical_ranker(featurizer, task.queries, task.qrels, options);
+  const auto claims = retrieval::build_training_claims(featurizer, task.queries, task.qrels, 2, options.prior);
+  EXPECT_EQ(trained.abstract_prior, retrieval::training_prior(indexes, claims, {}, options.prior));
+  const std::vector<dataset::Query> fresh{{"n1", "stroke risk and sleep", "{}"}};
+  const auto run = retrieval::lexical_ranker_run(featurizer, trained, fresh, 10, "t");
+  const auto expected = retrieval::ranked(trained.ranker, indexes, "n1", featurizer.candidates(fresh[0].text, trained.abstract_prior), 10);
+  ASSERT_EQ(run.rankings.size(), 1U);
+  ASSERT_EQ(run.rankings[0].documents.size(), expected.documents.size());
+  ASSERT_FALSE(expected.documents.empty());
+  for (std::size_t r = 0; r < expected.documents.size(); ++r) {
+    EXPECT_EQ(run.rankings[0].documents[r].doc_id, expected.documents[r].doc_id);
+    EXPECT_EQ(run.rankings[0].documents[r].score, expected.documents[r].score);
+  }
+  options.gram_size = 4;
+  expect_error<UsageError>([&] { (void)retrieval::train_lexical_ranker(featurizer, task.queries, task.qrels, options); },
+                           "another stemmer or n-gram size");
 }

@@ -66,6 +66,7 @@ TEST(TermDictionary, InternsFindsAndGrowsKeepingIds) {
   EXPECT_EQ(dictionary.size(), 5000u);
 }
 
+#include "claimrag/error.hpp"
 #include "claimrag/text/character_grams.hpp"
 
 // Each token gives its n-grams in order; a token of n characters or fewer is kept whole.
@@ -75,4 +76,5 @@ TEST(CharacterGrams, GramsOfEachTokenInOrder) {
   EXPECT_EQ(claimrag::text::character_grams("Fox0", 2), "fo ox x0");
   EXPECT_EQ(claimrag::text::character_grams("", 3), "");
   EXPECT_EQ(claimrag::text::character_grams(" -- ", 3), "");
+  EXPECT_THROW((void)claimrag::text::character_grams("abc", 0), claimrag::UsageError);
 }

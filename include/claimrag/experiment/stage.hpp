@@ -66,7 +66,8 @@ struct StageContext {
   /// Evaluates `run` on the test split with `metrics` and files the means under results[section];
   /// with a train split, also each metric's mean over the test claims whose relevant documents the
   /// train split judges relevant (section "<section>_train_seen") and over those with none of them
-  /// ("<section>_train_unseen"), each with its "claims" and the "claims_mixed" in neither.
+  /// ("<section>_train_unseen"), each with its "claims" and the "claims_mixed" in neither; a group
+  /// without claims has only the counts.
   void evaluate_into(const std::string& section, const run::Run& run);
 
  private:

@@ -37,7 +37,7 @@ struct AbstractIndexes {
   bm25::InvertedIndex exact_sentences;  ///< the same sentences as `sentences`, in the same order
   bm25::InvertedIndex grams;
   std::size_t gram_size = 3;  ///< n of the grams view
-  text::Stemmer stemmer = text::Stemmer::porter;  ///< what every view but the exact ones was built with
+  text::Stemmer stemmer = text::Stemmer::porter;  ///< what every view but exact, exact_sentences and grams was built with
   /// Abstract d's sentences are sentences' documents [sentence_offsets[d], sentence_offsets[d+1]).
   std::vector<std::uint32_t> sentence_offsets;
   /// Abstract d's (term, frequency) pairs: [forward_offsets[d], forward_offsets[d+1]) of

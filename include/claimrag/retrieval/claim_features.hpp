@@ -38,6 +38,8 @@
 namespace claimrag::retrieval {
 
 inline constexpr std::size_t kClaimFeatureCount = 20;
+/// The abstract_prior column, the last.
+inline constexpr std::size_t kAbstractPriorColumn = kClaimFeatureCount - 1;
 
 /// The feature names in column order.
 const std::array<std::string, kClaimFeatureCount>& claim_feature_names();

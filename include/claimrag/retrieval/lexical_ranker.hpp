@@ -46,6 +46,8 @@ struct TrainedLexicalRanker {
 };
 
 /// Builds the training claims of `queries` (judged in `qrels`), cross-validates, then fits.
+/// UsageError when the featurizer's indexes were built with another stemmer or gram_size than
+/// `options` names (the options describe the recipe that is reported).
 TrainedLexicalRanker train_lexical_ranker(const ClaimFeaturizer& featurizer, std::span<const dataset::Query> queries,
                                           const dataset::Qrels& qrels, const LexicalRankerOptions& options);
 

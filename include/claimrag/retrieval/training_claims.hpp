@@ -4,9 +4,12 @@
 // (verification/claim_folds.hpp: claims sharing a judged abstract, transitively, share a fold).
 // A claim's abstract_prior column comes from the prior fitted without its fold (out of fold): the
 // prior of an abstract its own claim cites is then what an unseen claim would find, so the ranker
-// learns how far to trust the prior on abstracts the prior was not taught.
+// learns how far to trust the prior on abstracts the prior was not taught. The cross-validation
+// goes one step further: while fold f is held out, the rows of a claim of fold g are read with the
+// prior fitted without f and g, so that no label of fold f reaches the ranker that scores it.
 #include <cstddef>
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -25,6 +28,9 @@ struct TrainingClaims {
   std::vector<std::vector<int>> labels;                    ///< per claim, per candidate
   std::vector<std::map<std::string, int>> judgments;       ///< per claim, its qrels
   std::vector<std::size_t> folds;                          ///< per claim
+  /// nested_priors[f][g]: the prior fitted without folds f and g, per abstract, for the rows of
+  /// fold g's claims while fold f is held out (f ≠ g); empty without a prior.
+  std::vector<std::vector<std::vector<double>>> nested_priors;
 };
 
 /// Candidates of every claim of `queries` (each judged in `qrels`, else UsageError naming it),
@@ -34,14 +40,15 @@ TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::spa
                                      const dataset::Qrels& qrels, std::size_t fold_count,
                                      const AbstractPriorOptions& prior);
 
-/// 1 for each abstract of `indexes` judged relevant to a claim of `claims` outside fold
-/// `excluded_fold` (every claim when it is out of range), else 0.
-std::vector<int> cited_abstracts(const AbstractIndexes& indexes, const TrainingClaims& claims, std::size_t excluded_fold);
+/// 1 for each abstract of `indexes` judged relevant to a claim of `claims` outside the folds
+/// `excluded_folds` (none: every claim counts), else 0.
+std::vector<int> cited_abstracts(const AbstractIndexes& indexes, const TrainingClaims& claims,
+                                 const std::set<std::size_t>& excluded_folds);
 
-/// The prior of every abstract fitted on the abstracts the claims outside `excluded_fold` cite
-/// (every claim's when it is out of range); empty when prior.terms = 0.
+/// The prior of every abstract fitted on the abstracts the claims outside `excluded_folds` cite;
+/// empty when prior.terms = 0.
 std::vector<double> training_prior(const AbstractIndexes& indexes, const TrainingClaims& claims,
-                                   std::size_t excluded_fold, const AbstractPriorOptions& prior);
+                                   const std::set<std::size_t>& excluded_folds, const AbstractPriorOptions& prior);
 
 /// The ranking of `claim` as a run ranking (document ids of the featurizer's corpus), best
 /// first, cut to `depth`; scores are the ranker's decision values.

@@ -11,7 +11,7 @@
 
 namespace claimrag::text {
 
-/// The n-grams of every token of `text`, separated by single spaces. Precondition: n >= 1.
+/// The n-grams of every token of `text`, separated by single spaces. UsageError when n is 0.
 std::string character_grams(std::string_view text, std::size_t n);
 
 }  // namespace claimrag::text
