@@ -17,13 +17,19 @@ struct Derivatives {
   Eigen::MatrixXd hessian;
 };
 
+/// How far group_losses differentiates: the line search needs the value alone.
+enum class Order { value, gradient, hessian };
+
 /// The loss of every group of every claim, summed (not yet divided by the group count), with its
-/// gradient and, when asked, Hessian. Groups are visited in claim order and each is reduced by the
-/// same Eigen expressions, so sums are reproducible.
-Derivatives group_losses(std::span<const CandidateGroup> claims, const Eigen::VectorXd& w, bool with_hessian,
+/// gradient and Hessian as far as `order` asks. Groups are visited in claim order and each is
+/// reduced by the same Eigen expressions, so sums are reproducible (and the value is the same
+/// whatever the order).
+Derivatives group_losses(std::span<const CandidateGroup> claims, const Eigen::VectorXd& w, Order order,
                          std::size_t& groups) {
   const Eigen::Index d = w.size();
-  Derivatives total{0, Eigen::VectorXd::Zero(d), with_hessian ? Eigen::MatrixXd::Zero(d, d) : Eigen::MatrixXd()};
+  const bool with_gradient = order != Order::value, with_hessian = order == Order::hessian;
+  Derivatives total{0, with_gradient ? Eigen::VectorXd::Zero(d) : Eigen::VectorXd(),
+                    with_hessian ? Eigen::MatrixXd::Zero(d, d) : Eigen::MatrixXd()};
   groups = 0;
   Eigen::VectorXd probability;
   for (const auto& claim : claims) {
@@ -46,6 +52,7 @@ Derivatives group_losses(std::span<const CandidateGroup> claims, const Eigen::Ve
       const double z = probability.sum();
       probability /= z;
       total.value += -s[p] + top + std::log(z);
+      if (!with_gradient) continue;
       const Eigen::VectorXd mean = claim.features.transpose() * probability;
       total.gradient += mean - claim.features.row(p).transpose();
       if (!with_hessian) continue;
@@ -77,14 +84,14 @@ void check(std::span<const CandidateGroup> claims, double l2) {
 double conditional_logit_objective(std::span<const CandidateGroup> claims, const Eigen::VectorXd& weights, double l2) {
   check(claims, l2);
   std::size_t groups = 0;
-  const auto losses = group_losses(claims, weights, false, groups);
+  const auto losses = group_losses(claims, weights, Order::value, groups);
   return 0.5 * l2 * weights.squaredNorm() + (groups > 0 ? losses.value / static_cast<double>(groups) : 0.0);
 }
 
 Eigen::VectorXd conditional_logit_gradient(std::span<const CandidateGroup> claims, const Eigen::VectorXd& weights, double l2) {
   check(claims, l2);
   std::size_t groups = 0;
-  const auto losses = group_losses(claims, weights, false, groups);
+  const auto losses = group_losses(claims, weights, Order::gradient, groups);
   return l2 * weights + (groups > 0 ? Eigen::VectorXd(losses.gradient / static_cast<double>(groups)) : Eigen::VectorXd(losses.gradient));
 }
 
@@ -97,7 +104,7 @@ ConditionalLogitModel fit_conditional_logit(std::span<const CandidateGroup> clai
   ConditionalLogitModel model{Eigen::VectorXd::Zero(d), 0, false, 0};
   std::size_t groups = 0;
   for (int iteration = 0; iteration < options.max_iterations; ++iteration) {
-    auto losses = group_losses(claims, model.weights, true, groups);
+    auto losses = group_losses(claims, model.weights, Order::hessian, groups);
     if (groups == 0) throw UsageError("conditional logit: no claim has both a relevant and a non-relevant candidate");
     const double scale = 1.0 / static_cast<double>(groups);
     const double value = 0.5 * options.l2 * model.weights.squaredNorm() + scale * losses.value;
