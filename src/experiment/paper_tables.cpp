@@ -55,6 +55,19 @@ void write_ranking_tables(const Results& results, const std::vector<std::string>
     }
   }
   if (!split.rows.empty()) io::write_tsv(split, folder / "ranking_by_train_relevance.tsv");
+  // Each system's paired difference from BM25 (StageContext::evaluate_into), for Table 5's metrics.
+  io::Table against{{"system", "metric", "difference", "lower_95", "upper_95", "p_value"}, {}};
+  for (const auto& system : systems) {
+    const auto found = results.find(system + "_vs_bm25");
+    if (found == results.end()) continue;
+    for (const std::string metric : {"ndcg@10", "recall@10", "recall@100"}) {
+      if (!found->second.contains(metric + "_difference")) continue;
+      against.rows.push_back({system, metric, io::fixed(found->second.at(metric + "_difference"), 6),
+                              io::fixed(found->second.at(metric + "_lower"), 6), io::fixed(found->second.at(metric + "_upper"), 6),
+                              io::fixed(found->second.at(metric + "_p_value"), 4)});
+    }
+  }
+  if (!against.rows.empty()) io::write_tsv(against, folder / "ranking_vs_bm25.tsv");
 }
 
 void write_gate_tables(const GateData& data, const ExperimentConfig& config, const std::filesystem::path& folder,

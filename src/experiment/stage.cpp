@@ -3,6 +3,7 @@
 #include <set>
 
 #include "claimrag/error.hpp"
+#include "claimrag/metrics/paired_difference.hpp"
 #include "claimrag/metrics/seen_documents.hpp"
 #include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
@@ -46,8 +47,22 @@ std::vector<dataset::Query> StageContext::queries_of(const std::string& split) c
 }
 
 void StageContext::evaluate_into(const std::string& section, const run::Run& run) {
-  const auto evaluation = metrics::evaluate_run(run, test_qrels, metrics);
+  const auto& evaluation = evaluations[section] = metrics::evaluate_run(run, test_qrels, metrics);
   for (std::size_t m = 0; m < metrics.size(); ++m) results[section][metrics[m].name()] = evaluation.mean[m];
+  const auto reference = evaluations.find("bm25");
+  if (section != "bm25" && reference != evaluations.end()) {
+    metrics::BootstrapOptions options;
+    options.seed = config.seed;
+    const auto differences = metrics::paired_differences(evaluation, reference->second, options);
+    auto& values = results[section + "_vs_bm25"];
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      const std::string name = metrics[m].name();
+      values[name + "_difference"] = differences[m].difference;
+      values[name + "_lower"] = differences[m].lower;
+      values[name + "_upper"] = differences[m].upper;
+      values[name + "_p_value"] = differences[m].p_value;
+    }
+  }
   if (!train_relevant_documents) return;
   // Sections of their own: `section` keeps the metrics a run alone gives (evaluate --run checks it).
   const auto split = metrics::split_by_seen_documents(evaluation, test_qrels, *train_relevant_documents);

@@ -6,8 +6,10 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/metrics/ranking.hpp"
+#include "support/temp_folder.hpp"
 
 using namespace claimrag;
+using claimrag::testing::expect_error;
 using metrics::MetricSpec;
 using metrics::RankingMetric;
 
@@ -143,4 +145,39 @@ TEST(SeenDocuments, SplitsQueriesByTheTrainingJudgments) {
   EXPECT_EQ(none.seen.queries, 0U);
   EXPECT_EQ(none.seen.mean, (std::vector<double>{0.0, 0.0}));
   EXPECT_EQ(none.unseen.queries, 3U);
+}
+
+#include "claimrag/metrics/paired_difference.hpp"
+
+namespace {
+
+metrics::Evaluation evaluation_of(const std::vector<double>& per_query) {
+  metrics::Evaluation evaluation;
+  evaluation.metrics = metrics::parse_metric_list("ndcg@10");
+  for (std::size_t q = 0; q < per_query.size(); ++q) {
+    evaluation.query_ids.push_back("q" + std::to_string(q));
+    evaluation.per_query.push_back({per_query[q]});
+  }
+  return evaluation;
+}
+
+}  // namespace
+
+// A constant gain is the same in every resample: its interval is a point and its p-value 0. Gains
+// of +0.5 and −0.5 in equal numbers average 0, with an interval around 0 and a large p-value.
+TEST(PairedDifference, ResamplesQueriesPairedAcrossTheTwoRankings) {
+  const auto base = evaluation_of({0.1, 0.5, 0.2, 0.7, 0.4, 0.3});
+  const auto constant = metrics::paired_differences(evaluation_of({0.3, 0.7, 0.4, 0.9, 0.6, 0.5}), base, {});
+  ASSERT_EQ(constant.size(), 1U);
+  EXPECT_NEAR(constant[0].difference, 0.2, 1e-12);
+  EXPECT_NEAR(constant[0].lower, 0.2, 1e-12);
+  EXPECT_NEAR(constant[0].upper, 0.2, 1e-12);
+  EXPECT_EQ(constant[0].p_value, 0.0);
+  const auto mixed = metrics::paired_differences(evaluation_of({0.6, 0.0, 0.7, 0.2, 0.9, -0.2}), base, {});
+  EXPECT_NEAR(mixed[0].difference, 0.0, 1e-12);
+  EXPECT_LT(mixed[0].lower, 0.0);
+  EXPECT_GT(mixed[0].upper, 0.0);
+  EXPECT_GT(mixed[0].p_value, 0.5);
+  expect_error<UsageError>([&] { (void)metrics::paired_differences(evaluation_of({0.1}), base, {}); }, "other queries");
+  expect_error<UsageError>([&] { (void)metrics::paired_differences(evaluation_of({}), evaluation_of({}), {}); }, "no query");
 }

@@ -56,6 +56,7 @@ struct StageContext {
   std::optional<rerank::RerankerModel> reranker;
   std::map<std::string, double> evidence_token_f1;  ///< claim -> token F1@2 of the pseudo-gold-trained verifier
   std::map<std::string, double> verifier_top1;      ///< claim -> its best selected sentence's score
+  std::map<std::string, metrics::Evaluation> evaluations;  ///< section -> its per-claim metrics (evaluate_into)
 
   /// SciFact's original layout and the verifiers, for the stages after "verification" that judge
   /// claims (experiment/verification/scifact_verifiers.hpp); made on first use.
@@ -67,7 +68,9 @@ struct StageContext {
   /// with a train split, also each metric's mean over the test claims whose relevant documents the
   /// train split judges relevant (section "<section>_train_seen") and over those with none of them
   /// ("<section>_train_unseen"), each with its "claims" and the "claims_mixed" in neither; a group
-  /// without claims has only the counts.
+  /// without claims has only the counts. Every section evaluated after "bm25" also gets its paired
+  /// difference from it per metric ("<section>_vs_bm25": "<metric>_difference", "_lower", "_upper",
+  /// "_p_value"; metrics/paired_difference.hpp, the experiment's seed).
   void evaluate_into(const std::string& section, const run::Run& run);
 
  private:
