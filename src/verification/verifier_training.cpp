@@ -286,11 +286,12 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   std::vector<const LabelledInput*> gold;
   for (const auto& claim : claims) gold.push_back(claim.item);
   double best = -1;
+  ClaimLabelRows best_rows;  // the chosen τ's rows, for the final fit
   for (const double tau : options.tau_grid) {
     // Out-of-fold label probabilities of every document at this τ.
     std::vector<std::vector<std::array<double, label_count>>> probabilities(claims.size());
     std::vector<LabelModel> fold_labels(options.folds);
-    const ClaimLabelRows tau_rows = all_label_rows(options, claims, tau);
+    ClaimLabelRows tau_rows = all_label_rows(options, claims, tau);
     parallel_for(options.folds, [&](std::size_t fold) {
       std::vector<std::vector<double>> rows;
       std::vector<int> labels;
@@ -308,6 +309,7 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         }
       }
     }
+    bool improved = false;
     for (const double theta : options.nei_threshold_grid) {
       std::vector<ClaimVerdict> verdicts(claims.size());
       for (std::size_t c = 0; c < claims.size(); ++c) {
@@ -320,18 +322,20 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
       const detail::TaskScores scores = detail::verdict_scores(verdicts, gold);
       spdlog::debug("verifier CV τ {} θ {}: Label+Rationale F1 {:.4f}", tau, theta, scores.label_rationale.f1);
       if (scores.label_rationale.f1 > best) {
+        improved = true;
         best = scores.label_rationale.f1;
         fitted.tau = tau;
         fitted.nei_threshold = theta;
         if (report) report->cross_validation = named_scores(scores);
       }
     }
+    if (improved) best_rows = std::move(tau_rows);
   }
 
   fitted.selector = fit_selector(claims, options.folds, options.selector_C);
   std::vector<std::vector<double>> rows;
   std::vector<int> labels;
-  label_training_rows(claims, all_label_rows(options, claims, fitted.tau), options.folds, rows, labels);
+  label_training_rows(claims, best_rows, options.folds, rows, labels);
   fitted.label = fit_label_model(rows, labels, options.label_l2);
   if (report) {
     report->tau = fitted.tau;
