@@ -56,7 +56,7 @@ void write_ranking_tables(const Results& results, const std::vector<std::string>
   }
   if (!split.rows.empty()) io::write_tsv(split, folder / "ranking_by_train_relevance.tsv");
   // Each system's paired difference from BM25 (StageContext::evaluate_into), for Table 5's metrics.
-  io::Table against{{"system", "metric", "difference", "lower_95", "upper_95", "p_value"}, {}};
+  io::Table against{{"system", "metric", "difference", "lower_95", "upper_95", "p_value", "resamples"}, {}};
   for (const auto& system : systems) {
     const auto found = results.find(system + "_vs_bm25");
     if (found == results.end()) continue;
@@ -64,7 +64,7 @@ void write_ranking_tables(const Results& results, const std::vector<std::string>
       if (!found->second.contains(metric + "_difference")) continue;
       against.rows.push_back({system, metric, io::fixed(found->second.at(metric + "_difference"), 6),
                               io::fixed(found->second.at(metric + "_lower"), 6), io::fixed(found->second.at(metric + "_upper"), 6),
-                              io::fixed(found->second.at(metric + "_p_value"), 4)});
+                              io::fixed(found->second.at(metric + "_p_value"), 4), io::fixed(found->second.at("resamples"), 0)});
     }
   }
   if (!against.rows.empty()) io::write_tsv(against, folder / "ranking_vs_bm25.tsv");

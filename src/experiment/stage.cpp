@@ -5,6 +5,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/metrics/paired_difference.hpp"
 #include "claimrag/metrics/seen_documents.hpp"
+#include "claimrag/verification/claim_folds.hpp"
 #include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 
@@ -49,20 +50,7 @@ std::vector<dataset::Query> StageContext::queries_of(const std::string& split) c
 void StageContext::evaluate_into(const std::string& section, const run::Run& run) {
   const auto& evaluation = evaluations[section] = metrics::evaluate_run(run, test_qrels, metrics);
   for (std::size_t m = 0; m < metrics.size(); ++m) results[section][metrics[m].name()] = evaluation.mean[m];
-  const auto reference = evaluations.find("bm25");
-  if (section != "bm25" && reference != evaluations.end()) {
-    metrics::BootstrapOptions options;
-    options.seed = config.seed;
-    const auto differences = metrics::paired_differences(evaluation, reference->second, options);
-    auto& values = results[section + "_vs_bm25"];
-    for (std::size_t m = 0; m < metrics.size(); ++m) {
-      const std::string name = metrics[m].name();
-      values[name + "_difference"] = differences[m].difference;
-      values[name + "_lower"] = differences[m].lower;
-      values[name + "_upper"] = differences[m].upper;
-      values[name + "_p_value"] = differences[m].p_value;
-    }
-  }
+
   if (!train_relevant_documents) return;
   // Sections of their own: `section` keeps the metrics a run alone gives (evaluate --run checks it).
   const auto split = metrics::split_by_seen_documents(evaluation, test_qrels, *train_relevant_documents);
@@ -90,6 +78,36 @@ void check_stage_order(const std::vector<Stage>& stages) {
 
 void run_stages(const std::vector<Stage>& stages, StageContext& context) {
   for (const auto& stage : stages) stage.run(context);
+  context.compare_rankings_with_bm25();
+}
+
+void StageContext::compare_rankings_with_bm25() {
+  const auto reference = evaluations.find("bm25");
+  if (reference == evaluations.end()) return;
+  // Claims sharing a judged abstract are one cluster of the bootstrap: families are not
+  // independent draws.
+  std::vector<std::vector<std::string>> judged;
+  for (const auto& query_id : reference->second.query_ids) {
+    std::vector<std::string> documents;
+    for (const auto& [doc_id, grade] : test_qrels.judgments.at(query_id)) documents.push_back(doc_id);
+    judged.push_back(std::move(documents));
+  }
+  const auto families = verification::claim_families(judged);
+  metrics::BootstrapOptions options;
+  options.seed = config.seed;
+  for (const auto& [section, evaluation] : evaluations) {
+    if (section == "bm25") continue;
+    const auto differences = metrics::paired_differences(evaluation, reference->second, families, options);
+    auto& values = results[section + "_vs_bm25"];
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      const std::string name = metrics[m].name();
+      values[name + "_difference"] = differences[m].difference;
+      values[name + "_lower"] = differences[m].lower;
+      values[name + "_upper"] = differences[m].upper;
+      values[name + "_p_value"] = differences[m].p_value;
+    }
+    values["resamples"] = static_cast<double>(options.resamples);
+  }
 }
 
 }  // namespace claimrag::experiment

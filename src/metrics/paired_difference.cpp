@@ -1,21 +1,24 @@
 #include "claimrag/metrics/paired_difference.hpp"
 
-#include <numeric>
+#include <string>
 
 #include "claimrag/error.hpp"
 
 namespace claimrag::metrics {
 
-std::vector<PairedDifference> paired_differences(const Evaluation& a, const Evaluation& b, const BootstrapOptions& options) {
+std::vector<PairedDifference> paired_differences(const Evaluation& a, const Evaluation& b,
+                                                 std::span<const std::size_t> cluster_of, const BootstrapOptions& options) {
   if (a.query_ids != b.query_ids || a.metrics != b.metrics) {
     throw UsageError("paired differences: the two evaluations cover other queries or metrics");
   }
   if (a.query_ids.empty()) throw UsageError("paired differences: no query");
+  if (cluster_of.size() != a.query_ids.size()) {
+    throw UsageError("paired differences: " + std::to_string(cluster_of.size()) + " clusters for " +
+                     std::to_string(a.query_ids.size()) + " queries");
+  }
   const std::size_t metric_count = a.metrics.size();
-  std::vector<std::size_t> own_cluster(a.query_ids.size());
-  std::iota(own_cluster.begin(), own_cluster.end(), std::size_t{0});
   const auto distribution = cluster_bootstrap_many(
-      own_cluster,
+      cluster_of,
       [&](std::span<const std::size_t> items) {
         std::vector<double> means(metric_count, 0.0);
         for (const auto q : items) {

@@ -16,8 +16,7 @@ std::size_t find_root(std::vector<std::size_t>& parent, std::size_t x) {
 
 }  // namespace
 
-std::vector<std::size_t> family_folds(const std::vector<std::vector<std::string>>& claim_documents, std::size_t folds) {
-  if (folds < 2) throw UsageError("cross-validation needs at least 2 folds");
+std::vector<std::size_t> claim_families(const std::vector<std::vector<std::string>>& claim_documents) {
   const std::size_t n = claim_documents.size();
   std::vector<std::size_t> parent(n);
   std::iota(parent.begin(), parent.end(), std::size_t{0});
@@ -31,8 +30,17 @@ std::vector<std::size_t> family_folds(const std::vector<std::vector<std::string>
       }
     }
   }
+  std::vector<std::size_t> family(n);
+  for (std::size_t c = 0; c < n; ++c) family[c] = find_root(parent, c);
+  return family;
+}
+
+std::vector<std::size_t> family_folds(const std::vector<std::vector<std::string>>& claim_documents, std::size_t folds) {
+  if (folds < 2) throw UsageError("cross-validation needs at least 2 folds");
+  const std::size_t n = claim_documents.size();
+  const auto family = claim_families(claim_documents);
   std::map<std::size_t, std::vector<std::size_t>> families;  // root (earliest claim) -> members
-  for (std::size_t c = 0; c < n; ++c) families[find_root(parent, c)].push_back(c);
+  for (std::size_t c = 0; c < n; ++c) families[family[c]].push_back(c);
   std::vector<const std::vector<std::size_t>*> order;
   for (const auto& [root, members] : families) order.push_back(&members);
   std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->size() > b->size(); });

@@ -167,17 +167,26 @@ metrics::Evaluation evaluation_of(const std::vector<double>& per_query) {
 // of +0.5 and −0.5 in equal numbers average 0, with an interval around 0 and a large p-value.
 TEST(PairedDifference, ResamplesQueriesPairedAcrossTheTwoRankings) {
   const auto base = evaluation_of({0.1, 0.5, 0.2, 0.7, 0.4, 0.3});
-  const auto constant = metrics::paired_differences(evaluation_of({0.3, 0.7, 0.4, 0.9, 0.6, 0.5}), base, {});
+  const std::vector<std::size_t> own{0, 1, 2, 3, 4, 5};
+  const auto constant = metrics::paired_differences(evaluation_of({0.3, 0.7, 0.4, 0.9, 0.6, 0.5}), base, own, {});
   ASSERT_EQ(constant.size(), 1U);
   EXPECT_NEAR(constant[0].difference, 0.2, 1e-12);
   EXPECT_NEAR(constant[0].lower, 0.2, 1e-12);
   EXPECT_NEAR(constant[0].upper, 0.2, 1e-12);
   EXPECT_EQ(constant[0].p_value, 0.0);
-  const auto mixed = metrics::paired_differences(evaluation_of({0.6, 0.0, 0.7, 0.2, 0.9, -0.2}), base, {});
+  const auto mixed_scores = evaluation_of({0.6, 0.0, 0.7, 0.2, 0.9, -0.2});
+  const auto mixed = metrics::paired_differences(mixed_scores, base, own, {});
   EXPECT_NEAR(mixed[0].difference, 0.0, 1e-12);
   EXPECT_LT(mixed[0].lower, 0.0);
   EXPECT_GT(mixed[0].upper, 0.0);
   EXPECT_GT(mixed[0].p_value, 0.5);
-  expect_error<UsageError>([&] { (void)metrics::paired_differences(evaluation_of({0.1}), base, {}); }, "other queries");
-  expect_error<UsageError>([&] { (void)metrics::paired_differences(evaluation_of({}), evaluation_of({}), {}); }, "no query");
+  // Pairs of queries with opposite differences drawn together: every resample's mean is 0.
+  const std::vector<std::size_t> pairs{7, 7, 8, 8, 9, 9};
+  const auto clustered = metrics::paired_differences(mixed_scores, base, pairs, {});
+  EXPECT_NEAR(clustered[0].lower, 0.0, 1e-12);
+  EXPECT_NEAR(clustered[0].upper, 0.0, 1e-12);
+  expect_error<UsageError>([&] { (void)metrics::paired_differences(evaluation_of({0.1}), base, own, {}); }, "other queries");
+  const std::vector<std::size_t> one_cluster{1};
+  expect_error<UsageError>([&] { (void)metrics::paired_differences(mixed_scores, base, one_cluster, {}); }, "1 clusters for 6 queries");
+  expect_error<UsageError>([&] { (void)metrics::paired_differences(evaluation_of({}), evaluation_of({}), {}, {}); }, "no query");
 }

@@ -23,6 +23,9 @@ TEST(VerificationFolds, FamiliesSharingADocumentStayTogether) {
   // A chain A-B, B-C ties all three claims together even though 0 and 2 share nothing.
   EXPECT_EQ(family_folds({{"A", "B"}, {"X"}, {"B", "C"}, {"C"}}, 2), (std::vector<std::size_t>{0, 1, 0, 0}));
   EXPECT_THROW(family_folds(docs, 1), claimrag::UsageError);
+  // The families themselves: each claim's earliest connected claim.
+  EXPECT_EQ(claim_families(docs), (std::vector<std::size_t>{0, 0, 2, 3, 2}));
+  EXPECT_EQ(claim_families({{"A", "B"}, {"X"}, {"B", "C"}, {"C"}}), (std::vector<std::size_t>{0, 1, 0, 0}));
 }
 
 TEST(VerificationSelection, AtMostMaxSentencesAtOrAboveTau) {

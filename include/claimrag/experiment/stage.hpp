@@ -58,6 +58,12 @@ struct StageContext {
   std::map<std::string, double> verifier_top1;      ///< claim -> its best selected sentence's score
   std::map<std::string, metrics::Evaluation> evaluations;  ///< section -> its per-claim metrics (evaluate_into)
 
+  /// After the stages: every evaluated section but "bm25" gets its paired difference from it per
+  /// metric ("<section>_vs_bm25": "<metric>_difference", "_lower", "_upper", "_p_value", and
+  /// "resamples"; metrics/paired_difference.hpp, claims sharing a judged abstract resampled
+  /// together, the experiment's seed). Nothing without a "bm25" section.
+  void compare_rankings_with_bm25();
+
   /// SciFact's original layout and the verifiers, for the stages after "verification" that judge
   /// claims (experiment/verification/scifact_verifiers.hpp); made on first use.
   SciFactVerifiers& scifact_verifiers();
@@ -68,9 +74,7 @@ struct StageContext {
   /// with a train split, also each metric's mean over the test claims whose relevant documents the
   /// train split judges relevant (section "<section>_train_seen") and over those with none of them
   /// ("<section>_train_unseen"), each with its "claims" and the "claims_mixed" in neither; a group
-  /// without claims has only the counts. Every section evaluated after "bm25" also gets its paired
-  /// difference from it per metric ("<section>_vs_bm25": "<metric>_difference", "_lower", "_upper",
-  /// "_p_value"; metrics/paired_difference.hpp, the experiment's seed).
+  /// without claims has only the counts.
   void evaluate_into(const std::string& section, const run::Run& run);
 
  private:

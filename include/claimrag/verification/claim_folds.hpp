@@ -13,6 +13,10 @@
 
 namespace claimrag::verification {
 
+/// The family of each claim: the index of the earliest claim connected to it through shared
+/// documents (transitively), given each claim's documents.
+std::vector<std::size_t> claim_families(const std::vector<std::vector<std::string>>& claim_documents);
+
 /// Fold (0..folds−1) of each claim, given each claim's documents. Families are placed largest
 /// first (ties: the family holding the earliest claim first) into the fold with the fewest claims
 /// so far (ties: the lowest fold), which balances folds without any random draw.
