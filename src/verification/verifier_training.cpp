@@ -152,13 +152,6 @@ std::vector<std::size_t> predicted_rationale(const VerificationOptions& options,
   return rationale;
 }
 
-/// The label row of one document at τ read from its predicted rationale.
-std::vector<double> predicted_row(const VerificationOptions& options, const PreparedClaim& claim,
-                                  const PreparedDocument& document, double tau) {
-  return detail::label_row(options, claim.item->input.claim, claim.claim, document.text, *document.source,
-                           document.out_of_fold, predicted_rationale(options, document, tau), tau);
-}
-
 LabelModel fit_label_model(const std::vector<std::vector<double>>& rows, const std::vector<int>& labels, double l2) {
   const auto d = static_cast<Eigen::Index>(rows.front().size());
   RowMatrixXd X(static_cast<Eigen::Index>(rows.size()), d);
@@ -196,12 +189,19 @@ void document_rows(const VerificationOptions& options, const std::string& claim_
   }
 }
 
+inline constexpr std::size_t kNoRow = static_cast<std::size_t>(-1);
+
 /// One claim's rows and labels for training the label predictor at τ: its documents' rows, then
-/// its negation's (the same rationales, features read against the negated text).
+/// its negation's (the same rationales, features read against the negated text). predicted[d] is
+/// the row of document d read from its predicted rationale (kNoRow for a document without
+/// sentences): the row the cross-validation scores the claim with.
 void claim_label_rows(const VerificationOptions& options, const PreparedClaim& claim, double tau,
-                      std::vector<std::vector<double>>& rows, std::vector<int>& labels) {
-  for (const auto& document : claim.documents) {
+                      std::vector<std::vector<double>>& rows, std::vector<int>& labels, std::vector<std::size_t>& predicted) {
+  predicted.assign(claim.documents.size(), kNoRow);
+  for (std::size_t d = 0; d < claim.documents.size(); ++d) {
+    const PreparedDocument& document = claim.documents[d];
     if (document.source->sentences.empty()) continue;
+    predicted[d] = rows.size();
     document_rows(options, claim.item->input.claim, claim.claim, document.text, document, document.gold->label, tau, rows, labels);
   }
   if (!claim.negated) return;
@@ -219,13 +219,16 @@ void claim_label_rows(const VerificationOptions& options, const PreparedClaim& c
 struct ClaimLabelRows {
   std::vector<std::vector<std::vector<double>>> rows;  ///< per claim
   std::vector<std::vector<int>> labels;                ///< per claim
+  std::vector<std::vector<std::size_t>> predicted;     ///< per claim, per document: its predicted-rationale row
 };
 
 ClaimLabelRows all_label_rows(const VerificationOptions& options, const std::vector<PreparedClaim>& claims, double tau) {
   ClaimLabelRows all;
   all.rows.resize(claims.size());
   all.labels.resize(claims.size());
-  parallel_for(claims.size(), [&](std::size_t c) { claim_label_rows(options, claims[c], tau, all.rows[c], all.labels[c]); });
+  all.predicted.resize(claims.size());
+  parallel_for(claims.size(),
+               [&](std::size_t c) { claim_label_rows(options, claims[c], tau, all.rows[c], all.labels[c], all.predicted[c]); });
   return all;
 }
 
@@ -302,10 +305,9 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
       const LabelModel& label = fold_labels[fold];
       for (std::size_t c = 0; c < claims.size(); ++c) {
         if (claims[c].fold != fold) continue;
-        for (const auto& document : claims[c].documents) {
-          probabilities[c].push_back(document.source->sentences.empty()
-                                         ? std::array<double, label_count>{0, 0, 1}
-                                         : label.probabilities(predicted_row(options, claims[c], document, tau)));
+        for (const std::size_t row : tau_rows.predicted[c]) {
+          probabilities[c].push_back(row == kNoRow ? std::array<double, label_count>{0, 0, 1}
+                                                   : label.probabilities(tau_rows.rows[c][row]));
         }
       }
     }
