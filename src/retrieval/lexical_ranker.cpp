@@ -47,7 +47,7 @@ TrainedLexicalRanker train_lexical_ranker(const ClaimFeaturizer& featurizer, std
     for (const auto& [doc_id, grade] : claims.judgments[c]) trained.relevant += grade > 0 ? 1 : 0;
   }
   trained.ranker = train_learned_ranker(claims.candidates, claims.labels, ranker_options);
-  trained.abstract_prior = training_prior(featurizer.indexes(), claims, {}, options.prior);
+  trained.abstract_prior = claims.prior;
   return trained;
 }
 

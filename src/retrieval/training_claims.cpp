@@ -69,19 +69,22 @@ TrainingClaims build_training_claims(const ClaimFeaturizer& featurizer, std::spa
   const auto& indexes = featurizer.indexes();
   std::vector<std::vector<double>> fold_priors(fold_count);
   if (prior.terms > 0) {
-    // Every prior the training and the cross-validation read: without fold g, and without f and g.
+    // Every prior the training, the cross-validation and new claims read: without fold g, without
+    // f and g, and (last) with every claim.
     std::vector<std::set<std::size_t>> excluded;
     for (std::size_t g = 0; g < fold_count; ++g) excluded.push_back({g});
     for (std::size_t f = 0; f < fold_count; ++f) {
       for (std::size_t g = f + 1; g < fold_count; ++g) excluded.push_back({f, g});
     }
+    excluded.emplace_back();
     const auto features = abstract_prior_features(indexes, prior.terms);
     std::vector<std::vector<double>> fitted(excluded.size());
     parallel_for(excluded.size(), [&](std::size_t k) {
       fitted[k] = fit_abstract_prior(features, cited_abstracts(indexes, claims, excluded[k]), prior.C);
     });
+    claims.prior = std::move(fitted.back());
     claims.nested_priors.assign(fold_count, std::vector<std::vector<double>>(fold_count));
-    for (std::size_t k = 0; k < excluded.size(); ++k) {
+    for (std::size_t k = 0; k + 1 < excluded.size(); ++k) {
       const std::size_t f = *excluded[k].begin(), g = *excluded[k].rbegin();
       if (f == g) {
         fold_priors[g] = std::move(fitted[k]);

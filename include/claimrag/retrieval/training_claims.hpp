@@ -31,6 +31,8 @@ struct TrainingClaims {
   /// nested_priors[f][g]: the prior fitted without folds f and g, per abstract, for the rows of
   /// fold g's claims while fold f is held out (f ≠ g); empty without a prior.
   std::vector<std::vector<std::vector<double>>> nested_priors;
+  /// The prior fitted on every claim, per abstract, for new claims; empty without a prior.
+  std::vector<double> prior;
 };
 
 /// Candidates of every claim of `queries` (each judged in `qrels`, else UsageError naming it),
