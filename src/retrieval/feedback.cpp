@@ -3,17 +3,18 @@
 #include <algorithm>
 #include <map>
 
+#include "../bm25/top_hits.hpp"
+
 namespace claimrag::retrieval {
 
 std::vector<std::uint32_t> top_positions(std::span<const double> scores, std::size_t k) {
-  std::vector<std::uint32_t> positions;
+  // BM25's own selection: positive scores only, best first, ties to the smaller position.
+  bm25::detail::TopHits top(k);
   for (std::uint32_t d = 0; d < scores.size(); ++d) {
-    if (scores[d] > 0) positions.push_back(d);
+    if (scores[d] > 0) top.offer(d, scores[d]);
   }
-  const auto better = [&](std::uint32_t a, std::uint32_t b) { return scores[a] != scores[b] ? scores[a] > scores[b] : a < b; };
-  const std::size_t kept = std::min(k, positions.size());
-  std::partial_sort(positions.begin(), positions.begin() + static_cast<std::ptrdiff_t>(kept), positions.end(), better);
-  positions.resize(kept);
+  std::vector<std::uint32_t> positions;
+  for (const auto& hit : top.take_sorted()) positions.push_back(hit.document);
   return positions;
 }
 
