@@ -35,13 +35,15 @@ void add_compare_abstention_command(CLI::App& root) {
     std::optional<std::filesystem::path> train;
     if (!options->train.empty()) train = options->train;
     const auto comparison = abstention::run_compare_abstention(options->test, train, settings, options->out);
-    std::printf("strategy\taurc\trisk_at_30\trisk_at_30_lower_95\trisk_at_30_upper_95\trisk_at_30_p_value_vs_%s\n",
-                settings.reference.c_str());
+    io::Table summary{{"strategy", "aurc", "risk_at_30", "risk_at_30_lower_95", "risk_at_30_upper_95",
+                       "risk_at_30_p_value_vs_" + settings.reference},
+                      {}};
     for (const auto& row : comparison.rows) {
-      std::printf("%s\t%s\t%s\t%s\t%s\t%s\n", row.name.c_str(), io::fixed(row.aurc.estimate, 4).c_str(),
-                  io::fixed(row.risk_at_30.estimate, 4).c_str(), io::fixed(row.risk_at_30.lower, 4).c_str(),
-                  io::fixed(row.risk_at_30.upper, 4).c_str(), io::fixed(row.risk_at_30_p_value, 4).c_str());
+      summary.rows.push_back({row.name, io::fixed(row.aurc.estimate, 4), io::fixed(row.risk_at_30.estimate, 4),
+                              io::fixed(row.risk_at_30.lower, 4), io::fixed(row.risk_at_30.upper, 4),
+                              io::fixed(row.risk_at_30_p_value, 4)});
     }
+    std::fputs(io::to_tsv(summary).c_str(), stdout);
     spdlog::info("compare-abstention: {} claims ({} answered, {} unsafe if all answered), {} strategies -> {}", comparison.claims,
                  comparison.answered, comparison.unsafe, comparison.rows.size() - 1, options->out);
   });
