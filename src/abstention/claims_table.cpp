@@ -6,27 +6,13 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/table.hpp"
 #include "claimrag/io/text_lines.hpp"
 
 namespace claimrag::abstention {
 namespace {
 
 const std::vector<std::string> kFixedColumns{"claim_id", "answered", "unsafe"};
-
-std::vector<std::string_view> split_tabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-    if (tab == std::string_view::npos) return fields;
-    start = tab + 1;
-  }
-}
-
-void check_field(const std::string& text, const char* what) {
-  if (text.find_first_of("\t\n\r") != std::string::npos) throw InternalError(std::string("claims table: a ") + what + " holds a tab or newline");
-}
 
 std::string shortest(double value) {
   if (!std::isfinite(value)) throw InternalError("claims table: a non-finite confidence");
@@ -44,21 +30,14 @@ bool read_flag(std::string_view field, const std::string& path, std::size_t line
 }  // namespace
 
 void write_claims_table(const ClaimsTable& table, const std::filesystem::path& path) {
-  io::AtomicFile out(path);
-  auto& stream = out.stream();
-  stream << "claim_id\tanswered\tunsafe";
-  for (const auto& name : table.strategies) {
-    check_field(name, "strategy name");
-    stream << '\t' << name;
-  }
-  stream << '\n';
+  io::Table tsv{kFixedColumns, {}};
+  tsv.columns.insert(tsv.columns.end(), table.strategies.begin(), table.strategies.end());
   for (std::size_t c = 0; c < table.claim_ids.size(); ++c) {
-    check_field(table.claim_ids[c], "claim id");
-    stream << table.claim_ids[c] << '\t' << (table.answered[c] ? 1 : 0) << '\t' << (table.unsafe[c] ? 1 : 0);
-    for (const auto& column : table.confidence) stream << '\t' << shortest(column[c]);
-    stream << '\n';
+    std::vector<std::string> row{table.claim_ids[c], table.answered[c] ? "1" : "0", table.unsafe[c] ? "1" : "0"};
+    for (const auto& column : table.confidence) row.push_back(shortest(column[c]));
+    tsv.rows.push_back(std::move(row));
   }
-  out.commit();
+  io::write_tsv(tsv, path);  // refuses a tab or newline in a name or id
 }
 
 ClaimsTable read_claims_table(const std::filesystem::path& path) {
@@ -69,7 +48,7 @@ ClaimsTable read_claims_table(const std::filesystem::path& path) {
   std::set<std::string> seen;
   io::for_each_line(contents, [&](const io::Line& line) {
     if (io::is_blank(line.text)) return;
-    const auto fields = split_tabs(line.text);
+    const auto fields = io::split_tabs(line.text);
     if (!header) {
       if (fields.size() < kFixedColumns.size() + 1) {
         throw DataError(file, line.number, "the header must be claim_id, answered, unsafe and at least one strategy, tab-separated");

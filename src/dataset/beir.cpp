@@ -60,16 +60,6 @@ std::vector<Query> load_queries(const std::filesystem::path& queries_jsonl) {
 
 namespace {
 
-std::vector<std::string_view> split_tabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  while (true) {
-    const std::size_t tab = line.find('\t');
-    fields.push_back(line.substr(0, tab));
-    if (tab == std::string_view::npos) return fields;
-    line.remove_prefix(tab + 1);
-  }
-}
-
 bool is_qrels_header(const std::vector<std::string_view>& fields) {
   return fields.size() == 3 && fields[0] == "query-id" && fields[1] == "corpus-id";
 }
@@ -82,7 +72,7 @@ Qrels load_qrels(const std::filesystem::path& qrels_tsv) {
   Qrels qrels;
   io::for_each_line(contents, [&](const io::Line& line) {
     if (io::is_blank(line.text)) return;
-    const auto fields = split_tabs(line.text);
+    const auto fields = io::split_tabs(line.text);
     if (line.number == 1 && is_qrels_header(fields)) return;
     if (fields.size() != 3) {
       throw DataError(source, line.number,

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <functional>
 #include <string_view>
+#include <vector>
 
 namespace claimrag::io {
 
@@ -20,5 +21,8 @@ void for_each_line(std::string_view contents, const std::function<void(const Lin
 
 /// True when the line holds nothing but spaces, tabs or a carriage return.
 bool is_blank(std::string_view line);
+
+/// The tab-separated fields of `line`, empty ones included ("a\t\tb" has three); views into it.
+std::vector<std::string_view> split_tabs(std::string_view line);
 
 }  // namespace claimrag::io
