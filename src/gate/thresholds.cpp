@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "claimrag/error.hpp"
+#include "claimrag/selective/risk_coverage.hpp"
 
 namespace claimrag::gate {
 namespace {
@@ -69,8 +70,7 @@ std::vector<double> resolve_thresholds(const ThresholdSpec& spec, const std::vec
   std::sort(sorted.begin(), sorted.end(), std::greater<>());
   std::vector<double> thresholds;
   for (const double coverage : spec.coverages) {
-    const auto answered = static_cast<std::size_t>(std::ceil(coverage * static_cast<double>(sorted.size()) - 1e-9));
-    thresholds.push_back(sorted[std::max<std::size_t>(answered, 1) - 1]);
+    thresholds.push_back(sorted[selective::items_at_coverage(coverage, sorted.size()) - 1]);
   }
   return thresholds;
 }

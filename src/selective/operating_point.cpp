@@ -57,8 +57,7 @@ double threshold_for_coverage(std::span<const ScoredItem> items, double coverage
   if (!(coverage > 0 && coverage <= 1)) throw UsageError("threshold_for_coverage: the coverage must lie in (0, 1]");
   const auto sorted = answerable_by_confidence(items);
   if (sorted.empty()) return kNothing;
-  const auto wanted = static_cast<std::size_t>(std::ceil(coverage * static_cast<double>(items.size()) - 1e-9));
-  return sorted[std::clamp<std::size_t>(wanted, 1, sorted.size()) - 1]->confidence;
+  return sorted[std::min(items_at_coverage(coverage, items.size()), sorted.size()) - 1]->confidence;
 }
 
 }  // namespace claimrag::selective

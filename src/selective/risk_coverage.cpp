@@ -19,11 +19,13 @@ bool same_group(const ScoredItem& a, const ScoredItem& b) {
 
 }  // namespace
 
+std::size_t items_at_coverage(double coverage, std::size_t n) {
+  return std::max<std::size_t>(static_cast<std::size_t>(std::ceil(coverage * static_cast<double>(n) - 1e-9)), 1);
+}
+
 double risk_at_coverage(const RiskCoverage& curve, double coverage) {
   if (curve.risk.empty()) throw InternalError("risk_at_coverage: empty curve");
-  const auto n = static_cast<double>(curve.risk.size());
-  const auto answered = static_cast<std::size_t>(std::ceil(coverage * n - 1e-9));
-  return curve.risk[std::clamp<std::size_t>(answered, 1, curve.risk.size()) - 1];
+  return curve.risk[std::min(items_at_coverage(coverage, curve.risk.size()), curve.risk.size()) - 1];
 }
 
 double coverage_at_risk(const RiskCoverage& curve, double limit) {

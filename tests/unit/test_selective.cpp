@@ -82,3 +82,12 @@ TEST(SelectiveCalibration, SoftmaxRowsAndTemperature) {
   EXPECT_LT(nll(t), nll(t * 1.01));
   EXPECT_LT(nll(t), nll(t / 1.01));
 }
+
+// ⌈coverage·n⌉ with room for the product's rounding, at least one item.
+TEST(ItemsAtCoverage, CeilingWithRoundingAllowanceAndAtLeastOne) {
+  EXPECT_EQ(claimrag::selective::items_at_coverage(0.3, 300), 90U);  // 0.3·300 = 90.00000000000001
+  EXPECT_EQ(claimrag::selective::items_at_coverage(0.301, 300), 91U);
+  EXPECT_EQ(claimrag::selective::items_at_coverage(0.001, 10), 1U);
+  EXPECT_EQ(claimrag::selective::items_at_coverage(0.0, 10), 1U);
+  EXPECT_EQ(claimrag::selective::items_at_coverage(1.0, 7), 7U);
+}

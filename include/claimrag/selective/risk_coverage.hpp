@@ -13,6 +13,7 @@
 // the same curve by the trapezoid rule between distinct-confidence points; without ties the two
 // differ by at most (risk(1/n) − risk(1))/(2n), which vanishes with n.
 
+#include <cstddef>
 #include <span>
 #include <vector>
 
@@ -39,6 +40,11 @@ RiskCoverage risk_coverage(std::span<const ScoredItem> items);
 
 /// Risk after answering ceil(c·n) items (at least one); c in (0, 1].
 double risk_at_coverage(const RiskCoverage& curve, double coverage);
+
+/// How many of n items are answered at `coverage`: ⌈coverage·n⌉, allowing 1e-9 for the rounding
+/// of the product (0.3·300 is 90.00000000000001, which must give 90), and at least 1. The one rule
+/// behind every "at coverage" number: curves, operating points and the gate's coverage thresholds.
+std::size_t items_at_coverage(double coverage, std::size_t n);
 
 /// The largest coverage whose risk is ≤ `limit` (0 when none is).
 double coverage_at_risk(const RiskCoverage& curve, double limit);
