@@ -112,14 +112,15 @@ std::uint64_t IndexBuilder::finish(ImageSink& sink, std::string corpus_checksum)
   std::vector<std::unique_ptr<RunCursor>> runs;
   if (!run_files_.empty() && buffer_.size() > 0) spill_run();  // the merge then holds no run in memory
   for (const auto& file : run_files_) runs.push_back(file_cursor(file, spill_->target.string()));
-  if (run_files_.empty()) runs.push_back(memory_cursor(buffer_.sort(terms_.terms())));
-  buffer_ = {};
-  count_in_document_ = {};
   // Terms in byte order, so that the saved index does not depend on the order of first sight.
   const auto& provisional = terms_.terms();
   std::vector<std::uint32_t> order(provisional.size());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return provisional[a] < provisional[b]; });
+  // Nothing spilled: the one run is the buffer grouped in that order, without sorting it again.
+  if (run_files_.empty()) runs.push_back(memory_cursor(buffer_.group(order)));
+  buffer_ = {};
+  count_in_document_ = {};
   std::vector<std::uint64_t> term_text_offsets{0};
   std::string term_text;
   std::vector<std::uint64_t> posting_offsets{0};

@@ -15,11 +15,19 @@ void PostingBuffer::add(std::uint32_t term, std::uint32_t document, std::uint32_
 }
 
 SortedRun PostingBuffer::sort(const std::vector<std::string>& terms) {
-  SortedRun run;
+  std::vector<std::uint32_t> present;
   for (std::uint32_t t = 0; t < count_.size(); ++t) {
-    if (count_[t] > 0) run.terms.push_back(t);
+    if (count_[t] > 0) present.push_back(t);
   }
-  std::sort(run.terms.begin(), run.terms.end(), [&](std::uint32_t a, std::uint32_t b) { return terms[a] < terms[b]; });
+  std::sort(present.begin(), present.end(), [&](std::uint32_t a, std::uint32_t b) { return terms[a] < terms[b]; });
+  return group(present);
+}
+
+SortedRun PostingBuffer::group(std::span<const std::uint32_t> terms_in_order) {
+  SortedRun run;
+  for (const std::uint32_t t : terms_in_order) {
+    if (t < count_.size() && count_[t] > 0) run.terms.push_back(t);
+  }
   // A counting sort by term: stable, so documents stay in arrival (increasing) order.
   std::vector<std::uint64_t> cursor(count_.size(), 0);
   std::uint64_t end = 0;

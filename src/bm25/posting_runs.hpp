@@ -44,6 +44,9 @@ class PostingBuffer {
   /// Sorts the buffered postings into a run and empties the buffer, keeping its room. `terms` are
   /// the provisional ids' strings (every id added so far has one).
   SortedRun sort(const std::vector<std::string>& terms);
+  /// As sort(), given the terms already in byte order (those without postings are skipped): the
+  /// builder that never spilled has the whole vocabulary sorted already.
+  SortedRun group(std::span<const std::uint32_t> terms_in_order);
 
  private:
   struct Posting {
