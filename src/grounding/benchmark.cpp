@@ -9,18 +9,12 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/grounding/claim_segmenter.hpp"
+#include "claimrag/verification/gold.hpp"
 
 namespace claimrag::grounding {
 namespace {
 
 using verification::Label;
-
-Label gold_label(const dataset::Claim& claim) {
-  for (const auto& [doc_id, sets] : claim.evidence) {
-    for (const auto& set : sets) return set.label == "CONTRADICT" ? Label::contradict : Label::support;
-  }
-  return Label::not_enough_info;
-}
 
 bool eligible(const std::string& sentence) {
   const auto pieces = segment_claims("A. " + sentence + " B.");
@@ -115,7 +109,7 @@ Benchmark build_benchmark(const std::vector<dataset::Claim>& claims, const run::
         continue;
       }
       std::array<std::vector<std::size_t>, 3> buckets;
-      for (const std::size_t c : family) buckets[static_cast<int>(gold_label(claims[c]))].push_back(c);
+      for (const std::size_t c : family) buckets[static_cast<int>(verification::claim_label(claims[c]))].push_back(c);
       for (auto& bucket : buckets) shuffle_portably(bucket, generator);
       std::vector<std::size_t> sequence;
       for (std::size_t i = 0; sequence.size() < family.size(); ++i) {
@@ -140,7 +134,7 @@ Benchmark build_benchmark(const std::vector<dataset::Claim>& claims, const run::
       };
       for (const std::size_t c : piece) {
         answer.answer += (answer.answer.empty() ? "" : " ") + sentences[c];
-        answer.claims.push_back({claims[c].id, sentences[c], gold_label(claims[c])});
+        answer.claims.push_back({claims[c].id, sentences[c], verification::claim_label(claims[c])});
         for (const auto& doc_id : claim_documents(claims[c])) add(doc_id);
       }
       answer.gold_documents = answer.context_doc_ids.size();

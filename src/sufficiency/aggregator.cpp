@@ -69,6 +69,19 @@ std::vector<SurePrediction> predict_sure(const SureModel& model, std::span<const
   return out;
 }
 
+std::vector<SurePrediction> predict_scored(const SureModel& model, std::span<const ScoredExample> scored,
+                                           std::vector<SetFeatures>* features) {
+  std::vector<SetFeatures> own;
+  auto& set = features != nullptr ? *features : own;
+  set.clear();
+  std::vector<bool> unjudged;
+  for (const auto& example : scored) {
+    set.push_back(set_features(example.pairs));
+    unjudged.push_back(!example.reason.empty());
+  }
+  return predict_sure(model, set, unjudged);
+}
+
 SureModel fit_sure(std::span<const SetFeatures> train, std::span<const int> train_labels, std::span<const SetFeatures> dev,
                    std::span<const int> dev_labels, std::vector<std::size_t> columns, const AggregatorOptions& options) {
   if (options.beta_grid.empty()) throw UsageError("sufficiency: beta_grid is empty");

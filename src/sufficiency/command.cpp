@@ -127,18 +127,13 @@ void run_sufficiency(const SufficiencyCommand& command, const std::vector<Exampl
     scored = score_examples(*verifier, examples);
   }
   std::vector<SetFeatures> features;
-  std::vector<bool> unjudged;
-  for (const auto& s : scored) {
-    features.push_back(set_features(s.pairs));
-    unjudged.push_back(!s.reason.empty());
-  }
-  const auto predictions = predict_sure(aggregator, features, unjudged);
+  const auto predictions = predict_scored(aggregator, scored, &features);
   std::ostringstream out;
   std::size_t answered = 0, unjudged_count = 0;
   for (std::size_t i = 0; i < examples.size(); ++i) {
     out << io::json_text(output_line(examples[i], scored[i], features[i], predictions[i]), command.out.string()) << '\n';
     answered += predictions[i].answer ? 1 : 0;
-    unjudged_count += unjudged[i] ? 1 : 0;
+    unjudged_count += scored[i].reason.empty() ? 0 : 1;
   }
   io::write_file_atomically(command.out, out.str());
   if (unjudged_count > 0) spdlog::warn("sufficiency: {} example(s) could not be judged (no evidence, or a claim without words): Insufficient", unjudged_count);

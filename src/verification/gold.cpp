@@ -4,6 +4,13 @@
 
 namespace claimrag::verification {
 
+Label claim_label(const dataset::Claim& claim) {
+  for (const auto& [doc_id, sets] : claim.evidence) {
+    for (const auto& set : sets) return set.label == "CONTRADICT" ? Label::contradict : Label::support;
+  }
+  return Label::not_enough_info;
+}
+
 Label gold_label(const dataset::Claim& claim, const std::string& doc_id) {
   const auto found = claim.evidence.find(doc_id);
   const std::string where = "claim " + claim.id + ": document " + doc_id;

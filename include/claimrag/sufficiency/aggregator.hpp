@@ -24,6 +24,7 @@
 
 #include "claimrag/sufficiency/classifier.hpp"
 #include "claimrag/sufficiency/features.hpp"
+#include "claimrag/sufficiency/pair_scoring.hpp"
 
 namespace claimrag::sufficiency {
 
@@ -62,6 +63,11 @@ SureModel fit_sure(std::span<const SetFeatures> train, std::span<const int> trai
 /// with probabilities (0, 0, 1) and never answered.
 std::vector<SurePrediction> predict_sure(const SureModel& model, std::span<const SetFeatures> features,
                                          const std::vector<bool>& unjudged = {});
+
+/// predict_sure of scored examples: each one's set features (also stored in *features when given),
+/// unjudged when its scoring gave a reason.
+std::vector<SurePrediction> predict_scored(const SureModel& model, std::span<const ScoredExample> scored,
+                                           std::vector<SetFeatures>* features = nullptr);
 
 void save_sure(const SureModel& model, const std::filesystem::path& file);
 SureModel load_sure(const std::filesystem::path& file);

@@ -15,6 +15,10 @@ namespace claimrag::verification {
 /// `doc_id` when there is no set, a label is neither SUPPORT nor CONTRADICT, or the sets disagree.
 Label gold_label(const dataset::Claim& claim, const std::string& doc_id);
 
+/// The claim's own label: its first rationale set's (SUPPORT unless CONTRADICT), NOT_ENOUGH_INFO
+/// for a claim without evidence. SciFact gives every evidence document of a claim one label.
+Label claim_label(const dataset::Claim& claim);
+
 /// Every gold evidence document of `claim` (in doc id order, as dataset::Claim keeps them) with
 /// its gold label and all its rationale sentences, set after set in file order. A claim without
 /// evidence gives a prediction of nothing. Scores 1.0 on all four official metrics whenever each

@@ -15,6 +15,7 @@
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/sufficiency/command.hpp"
 #include "claimrag/sufficiency/pair_scoring.hpp"
+#include "claimrag/verification/gold.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -109,22 +110,12 @@ std::vector<double> ciber_column(const std::vector<VerificationInput>& inputs, c
 std::vector<double> sure_column(const std::vector<VerificationInput>& inputs, const std::vector<abstention::ClaimAnswer>& answers,
                                 const ClaimVerifier& judge, const sufficiency::SureModel& model) {
   const auto scored = sufficiency::score_examples(judge, sufficiency::examples_from_inputs(inputs));
-  std::vector<sufficiency::SetFeatures> features;
-  std::vector<bool> unjudged;
-  for (const auto& example : scored) {
-    features.push_back(sufficiency::set_features(example.pairs));
-    unjudged.push_back(!example.reason.empty());
-  }
-  const auto predictions = sufficiency::predict_sure(model, features, unjudged);
+  const auto predictions = sufficiency::predict_scored(model, scored);
   std::vector<double> values;
   for (std::size_t c = 0; c < inputs.size(); ++c) {
     values.push_back(answers[c].answered ? abstention::sufficiency_confidence(predictions[c], model.beta, answers[c].verdict) : 0.0);
   }
   return values;
-}
-
-std::string gold_verdict(const dataset::Claim& claim) {
-  return claim.evidence.empty() ? "NOT_ENOUGH_INFO" : claim.evidence.begin()->second.front().label;
 }
 
 /// One line per claim; `unsafe` is the claims table's verdict on each answer (is_unsafe).
@@ -141,7 +132,7 @@ void write_answers(const fs::path& file, const std::vector<abstention::ClaimAnsw
     line["cited"] = answer.cited;
     line["probability"] = answer.probability;
     line["unsafe"] = static_cast<bool>(unsafe[c]);
-    line["gold"] = gold_verdict(claims[c]);
+    line["gold"] = std::string(verification::label_name(verification::claim_label(claims[c])));
     if (!answer.reason.empty()) line["reason"] = answer.reason;
     out.stream() << io::json_text(line, file.string()) << '\n';
   }
