@@ -10,7 +10,7 @@
 #include <system_error>
 
 #include "claimrag/error.hpp"
-#include "claimrag/io/atomic_file_set.hpp"
+#include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/temporary_names.hpp"
 
@@ -25,8 +25,6 @@ constexpr std::uint64_t kBlocksPerBuffer = 16;
 
 std::uint64_t align8(std::uint64_t offset) { return (offset + 7) / 8 * 8; }
 
-std::string system_reason(int error) { return std::system_category().message(error); }
-
 }  // namespace
 
 void MemoryImageSink::write_at(std::uint64_t offset, std::span<const std::byte> bytes) {
@@ -40,17 +38,10 @@ void MemoryImageSink::expect_bytes(std::uint64_t bytes) {
 
 FileImageSink::FileImageSink(std::filesystem::path target)
     : target_(std::move(target)), temporary_(io::temporary_path_for(target_)) {
-  if (target_.has_parent_path()) {
-    std::error_code error;
-    std::filesystem::create_directories(target_.parent_path(), error);
-    if (error) throw DataError(target_.parent_path().string(), "cannot create folder: " + error.message());
-  }
-  // As io::AtomicFile does before any write: finish or clear an interrupted file set beside the
-  // target, then remove temporaries their dead writers left.
-  io::recover_file_sets(target_);
-  io::remove_dead_temporaries(target_);
-  descriptor_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (descriptor_ < 0) throw DataError(target_.string(), "cannot open for writing: " + system_reason(errno));
+  io::prepare_to_write(target_);
+  // 0666 less the umask, as every other file claimrag writes.
+  descriptor_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (descriptor_ < 0) throw DataError(target_.string(), "cannot open for writing: " + io::system_reason(errno));
 }
 
 FileImageSink::~FileImageSink() {
@@ -65,7 +56,7 @@ void FileImageSink::write_at(std::uint64_t offset, std::span<const std::byte> by
   while (!bytes.empty()) {
     const ssize_t written = ::pwrite(descriptor_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
     if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) throw DataError(target_.string(), "cannot write: " + system_reason(written < 0 ? errno : EIO));
+    if (written <= 0) throw DataError(target_.string(), "cannot write: " + io::system_reason(written < 0 ? errno : EIO));
     bytes = bytes.subspan(static_cast<std::size_t>(written));
     offset += static_cast<std::uint64_t>(written);
   }
@@ -74,7 +65,7 @@ void FileImageSink::write_at(std::uint64_t offset, std::span<const std::byte> by
 void FileImageSink::commit() {
   const int closed = ::close(descriptor_);
   descriptor_ = -1;
-  if (closed != 0) throw DataError(target_.string(), "cannot write: " + system_reason(errno));
+  if (closed != 0) throw DataError(target_.string(), "cannot write: " + io::system_reason(errno));
   std::error_code error;
   std::filesystem::rename(temporary_, target_, error);
   if (error) throw DataError(target_.string(), "cannot move into place: " + error.message());

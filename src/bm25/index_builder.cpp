@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/temporary_names.hpp"
 #include "claimrag/text/tokenizer.hpp"
 
@@ -98,11 +99,7 @@ bool IndexBuilder::run_is_full(std::size_t buffered) const {
 }
 
 void IndexBuilder::spill_run() {
-  if (run_files_.empty() && spill_->target.has_parent_path()) {
-    std::error_code error;
-    std::filesystem::create_directories(spill_->target.parent_path(), error);
-    if (error) throw DataError(spill_->target.parent_path().string(), "cannot create folder: " + error.message());
-  }
+  if (run_files_.empty()) io::create_parent_folder(spill_->target);
   const auto path = io::temporary_path_for(spill_->target);
   run_files_.push_back(path);
   write_run_file(buffer_.sort(terms_.terms()), path, spill_->target.string());

@@ -11,17 +11,22 @@
 
 namespace claimrag::io {
 
+void create_parent_folder(const std::filesystem::path& target) {
+  if (!target.has_parent_path()) return;
+  std::error_code error;
+  std::filesystem::create_directories(target.parent_path(), error);
+  if (error) throw DataError(target.parent_path().string(), "cannot create folder: " + error.message());
+}
+
+void prepare_to_write(const std::filesystem::path& target) {
+  create_parent_folder(target);
+  recover_file_sets(target);
+  remove_dead_temporaries(target);
+}
+
 AtomicFile::AtomicFile(std::filesystem::path target, bool /*binary*/)
     : target_(std::move(target)), temporary_(temporary_path_for(target_)) {
-  if (target_.has_parent_path()) {
-    std::error_code error;
-    std::filesystem::create_directories(target_.parent_path(), error);
-    if (error) {
-      throw DataError(target_.parent_path().string(), "cannot create folder: " + error.message());
-    }
-  }
-  recover_file_sets(target_);
-  remove_dead_temporaries(target_);
+  prepare_to_write(target_);
   out_ = std::make_unique<FileOutput>(temporary_, target_.string());
 }
 

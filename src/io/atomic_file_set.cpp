@@ -75,13 +75,7 @@ AtomicFileSet::~AtomicFileSet() {
 }
 
 fs::path AtomicFileSet::stage(const fs::path& target) {
-  if (target.has_parent_path()) {
-    std::error_code error;
-    fs::create_directories(target.parent_path(), error);
-    if (error) throw DataError(target.parent_path().string(), "cannot create folder: " + error.message());
-  }
-  recover_file_sets(target);
-  remove_dead_temporaries(target);
+  prepare_to_write(target);
   entries_.push_back({temporary_path_for(target), target, journal_path_for(target, number_)});
   return entries_.back().temporary;
 }

@@ -12,16 +12,11 @@
 #include "claimrag/error.hpp"
 
 namespace claimrag::io {
-namespace {
-
-// "No space left on device" reads as part of a sentence after "cannot write: ".
-std::string reason(int error) {
+std::string system_reason(int error) {
   std::string text = std::error_code(error, std::generic_category()).message();
   if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
   return text;
 }
-
-}  // namespace
 
 // Keeps the errno of the first failure, since the ostream above it only knows that one failed.
 class FileOutput::Buffer : public std::streambuf {
@@ -78,7 +73,7 @@ class FileOutput::Buffer : public std::streambuf {
 
 FileOutput::FileOutput(const std::filesystem::path& path, std::string shown) : shown_(std::move(shown)) {
   const int descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (descriptor < 0) throw DataError(shown_, "cannot open for writing: " + reason(errno));
+  if (descriptor < 0) throw DataError(shown_, "cannot open for writing: " + system_reason(errno));
   buffer_ = std::make_unique<Buffer>(descriptor);
   stream_ = std::make_unique<std::ostream>(buffer_.get());
 }
@@ -89,7 +84,7 @@ std::ostream& FileOutput::stream() { return *stream_; }
 
 void FileOutput::finish() {
   stream_->flush();
-  if (const int error = buffer_->close(); error != 0) throw DataError(shown_, "cannot write: " + reason(error));
+  if (const int error = buffer_->close(); error != 0) throw DataError(shown_, "cannot write: " + system_reason(error));
 }
 
 }  // namespace claimrag::io

@@ -37,6 +37,14 @@ class AtomicFile {
   bool committed_ = false;
 };
 
+/// Creates the folders above `target` as needed; DataError naming the folder when it cannot.
+void create_parent_folder(const std::filesystem::path& target);
+
+/// What every atomic writer does before writing `target`: creates its folder, finishes or clears
+/// a file set an interrupted run was committing beside it, and removes the temporaries that dead
+/// writers left for it.
+void prepare_to_write(const std::filesystem::path& target);
+
 /// Writes a whole file atomically.
 void write_file_atomically(const std::filesystem::path& target, std::string_view contents,
                            bool binary = false);

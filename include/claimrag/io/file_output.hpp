@@ -10,6 +10,10 @@
 
 namespace claimrag::io {
 
+/// The system's message for errno value `error`, lower-cased to read as part of a sentence after
+/// "cannot write: " ("no space left on device").
+std::string system_reason(int error);
+
 /// An open file for writing (created or truncated). Write through stream(), then finish().
 class FileOutput {
  public:
