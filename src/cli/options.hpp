@@ -8,6 +8,7 @@
 #include <string>
 
 #include "claimrag/experiment/config.hpp"
+#include "claimrag/verification/verifier_spec.hpp"
 
 namespace claimrag::cli {
 
@@ -43,6 +44,22 @@ inline CLI::Option* add_threads_option(CLI::App& command) {
           "--threads", [](const int& threads) { omp_set_num_threads(threads); },
           "Threads to compute with (default: OMP_NUM_THREADS, else all cores); results do not depend on it")
       ->check(CLI::Range(1, 1024));
+}
+
+/// --verifier SPEC on every subcommand that verifies: builtin, checkpoint:DIR, llm:URL or tei:URL
+/// (verification/verifier_spec.hpp). Checked when parsed, so a bad SPEC stops before any work.
+inline CLI::Option* add_verifier_option(CLI::App& command, std::string& spec) {
+  return command
+      .add_option("--verifier", spec,
+                  "Verifier: builtin (default), checkpoint:DIR (Hugging Face NLI model on disk), llm:URL, tei:URL")
+      ->check([](const std::string& text) {
+        try {
+          (void)verification::parse_verifier_spec(text);
+          return std::string();
+        } catch (const std::exception& error) {
+          return std::string(error.what());
+        }
+      });
 }
 
 /// The configuration named by --config, or the default one.
