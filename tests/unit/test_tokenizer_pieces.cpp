@@ -174,3 +174,12 @@ TEST_F(TokenizerFolder, VocabTxtEncodesAndRefusesInvalidText) {
   EXPECT_EQ(error_of([&] { (void)tokenizer->encode("ok", std::string_view("bad \xC3("), 0); }),
             "text pair: invalid UTF-8 at byte 4");
 }
+
+TEST_F(TokenizerFolder, DebertaReadsSpmModelBeforeAConvertedTokenizerJson) {
+  const fs::path fixture = fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/tokenizers/deberta-v3-spm";
+  fs::copy_file(fixture / "spm.model", folder_ / "spm.model");
+  write("tokenizer.json", R"({"model": {"type": "Unigram", "vocab": []}})");
+  EXPECT_EQ(load_tokenizer(folder_, "deberta-v2")->description().rfind("spm.model: SentencePiece", 0), 0u);
+  // Any other model type reads tokenizer.json, and its Unigram model is refused.
+  EXPECT_NE(error_of([&] { (void)load_tokenizer(folder_, "bert"); }).find("unsupported model \"Unigram\""), std::string::npos);
+}

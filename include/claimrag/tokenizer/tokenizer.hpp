@@ -40,8 +40,8 @@ class Tokenizer {
   [[nodiscard]] virtual std::string description() const = 0;
 };
 
-/// The tokenizer of the model folder `folder`: `tokenizer.json` when present, else `vocab.txt`,
-/// `vocab.json` + `merges.txt`, or `spm.model`, with `tokenizer_config.json` and
+/// The tokenizer of the model folder `folder`: `tokenizer.json` when present (for DeBERTa-v2/v3,
+/// `spm.model` first), else `vocab.txt`, `vocab.json` + `merges.txt`, or `spm.model`, with `tokenizer_config.json` and
 /// `special_tokens_map.json` when present. `model_type` (config.json's) picks the pair template
 /// of the older files. DataError naming the folder and the files looked for when none is there,
 /// or naming the file and what is wrong when one is malformed.
