@@ -55,6 +55,21 @@ std::vector<AddedToken> special_added_tokens(const FolderSettings& settings, con
   return tokens;
 }
 
+// The text as Python reads a file in text mode: "\r\n" and a lone "\r" become "\n".
+std::string with_universal_newlines(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      out.push_back(text[i]);
+    } else {
+      out.push_back('\n');
+      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
+    }
+  }
+  return out;
+}
+
 std::int32_t required_token_id(const PipelineParts& parts, const std::string& token, const std::string& source) {
   for (const AddedToken& added : parts.added_tokens)
     if (added.content == token) return added.id;
@@ -66,9 +81,9 @@ std::int32_t required_token_id(const PipelineParts& parts, const std::string& to
 
 std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path& file, const FolderSettings& settings) {
   const std::string source = file.string();
-  const std::string text = io::read_file(file);
-  // One token per line, its id the line's index; a repeated token keeps its last line, and only
-  // "\n" ends a line, as BertTokenizer reads the file.
+  const std::string text = with_universal_newlines(io::read_file(file));
+  // One token per line, its id the line's index; a repeated token keeps its last line, as
+  // BertTokenizer reads the file.
   Vocabulary vocabulary;
   std::size_t start = 0;
   std::int32_t index = 0;
@@ -118,7 +133,7 @@ std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path
   // RobertaTokenizer drops the first line (the "#version" header) and the last (empty after the
   // final newline) whatever they hold, and splits each merge at whitespace.
   const std::string merges_source = merges_file.string();
-  const std::string text = io::read_file(merges_file);
+  const std::string text = with_universal_newlines(io::read_file(merges_file));
   std::vector<std::string> lines;
   std::size_t start = 0;
   while (true) {

@@ -183,3 +183,10 @@ TEST_F(TokenizerFolder, DebertaReadsSpmModelBeforeAConvertedTokenizerJson) {
   // Any other model type reads tokenizer.json, and its Unigram model is refused.
   EXPECT_NE(error_of([&] { (void)load_tokenizer(folder_, "bert"); }).find("unsupported model \"Unigram\""), std::string::npos);
 }
+
+TEST_F(TokenizerFolder, VocabTxtLinesEndAsPythonReadsThem) {
+  // "\r\n" and a lone "\r" end lines too (Python's text mode), so "x" is id 5 and "y" id 6.
+  write("vocab.txt", "[PAD]\r\n[UNK]\r\n[CLS]\r[SEP]\n[MASK]\nx\r\ny");
+  const auto tokenizer = load_tokenizer(folder_, "bert");
+  EXPECT_EQ(tokenizer->encode("x y", std::nullopt, 0).input_ids, (std::vector<std::int32_t>{2, 5, 6, 3}));
+}
