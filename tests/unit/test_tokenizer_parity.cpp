@@ -49,6 +49,9 @@ void check_folder(const std::string& name, const std::string& description_start)
 }  // namespace
 
 TEST(TokenizerParity, WordPieceTokenizerJson) { check_folder("bert-tokenizer-json", "tokenizer.json: WordPiece"); }
+TEST(TokenizerParity, WordPieceBertProcessingLeftTruncation) {
+  check_folder("bert-processing-left-truncation", "tokenizer.json: WordPiece");
+}
 TEST(TokenizerParity, WordPieceVocabTxtCased) { check_folder("bert-cased-vocab-txt", "vocab.txt: WordPiece"); }
 TEST(TokenizerParity, ByteLevelBpeTokenizerJson) { check_folder("roberta-tokenizer-json", "tokenizer.json: BPE"); }
 TEST(TokenizerParity, ByteLevelBpeVocabAndMerges) { check_folder("roberta-vocab-merges", "vocab.json + merges.txt: BPE"); }
