@@ -31,20 +31,16 @@ class SentencePieceTokenizer final : public Tokenizer {
     std::vector<AddedToken> specials;
     std::vector<std::u32string> patterns;
     std::set<std::string> seen;
-    for (const char* name : {"cls_token", "sep_token", "unk_token", "pad_token", "mask_token"}) {
-      const std::string fallback = std::string("[") +
-                                   (std::string(name) == "cls_token"   ? "CLS"
-                                    : std::string(name) == "sep_token" ? "SEP"
-                                    : std::string(name) == "unk_token" ? "UNK"
-                                    : std::string(name) == "pad_token" ? "PAD"
-                                                                       : "MASK") +
-                                   "]";
+    // DebertaV2Tokenizer's special tokens and their defaults.
+    const std::pair<const char*, const char*> names[] = {
+        {"cls_token", "[CLS]"}, {"sep_token", "[SEP]"}, {"unk_token", "[UNK]"}, {"pad_token", "[PAD]"}, {"mask_token", "[MASK]"}};
+    for (const auto& [name, fallback] : names) {
       AddedToken token;
       token.content = settings.token(name, fallback);
+      if (!seen.insert(token.content).second) continue;
       token.id = id_of(token.content);
       token.special = true;
       token.normalized = false;
-      if (!seen.insert(token.content).second) continue;
       specials.push_back(token);
       patterns.push_back(unicode::decode_utf8(token.content, file.string()));
     }

@@ -190,3 +190,9 @@ TEST_F(TokenizerFolder, VocabTxtLinesEndAsPythonReadsThem) {
   const auto tokenizer = load_tokenizer(folder_, "bert");
   EXPECT_EQ(tokenizer->encode("x y", std::nullopt, 0).input_ids, (std::vector<std::int32_t>{2, 5, 6, 3}));
 }
+
+TEST_F(TokenizerFolder, ABrokenSpmModelIsNamed) {
+  write("spm.model", "not a model");
+  const std::string message = error_of([&] { (void)load_tokenizer(folder_, "deberta-v2"); });
+  EXPECT_NE(message.find("spm.model: not a SentencePiece model"), std::string::npos) << message;
+}
