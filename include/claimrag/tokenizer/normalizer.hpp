@@ -1,0 +1,43 @@
+#pragma once
+// The normalisers of tokenizer.json that encoder checkpoints use: BertNormalizer (clean text,
+// pad CJK ideographs with spaces, strip accents, lowercase) and the single steps (Lowercase, NFD,
+// NFC, NFKD, NFKC, StripAccents), alone or in a Sequence.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace claimrag::tokenizer {
+
+/// BertNormalizer's switches. strip_accents follows lowercase when tokenizer.json leaves it null.
+struct BertNormalizerOptions {
+  bool clean_text = true;
+  bool handle_chinese_chars = true;
+  bool strip_accents = true;
+  bool lowercase = true;
+};
+
+/// One normalisation step.
+struct NormalizerStep {
+  enum class Kind { bert, lowercase, nfd, nfc, nfkd, nfkc, strip_accents };
+  Kind kind = Kind::bert;
+  BertNormalizerOptions bert;  ///< for Kind::bert
+};
+
+/// The steps applied in order; none is the identity.
+class Normalizer {
+ public:
+  Normalizer() = default;
+  explicit Normalizer(std::vector<NormalizerStep> steps) : steps_(std::move(steps)) {}
+  [[nodiscard]] std::u32string apply(std::u32string text) const;
+  [[nodiscard]] bool empty() const { return steps_.empty(); }
+
+ private:
+  std::vector<NormalizerStep> steps_;
+};
+
+/// The ideographs BertNormalizer surrounds with spaces (the CJK Unified Ideographs blocks and
+/// their compatibility blocks; not Hangul, Hiragana or Katakana).
+bool is_chinese_char(char32_t c);
+
+}  // namespace claimrag::tokenizer

@@ -1,0 +1,82 @@
+#include "claimrag/tokenizer/pipeline.hpp"
+
+#include <algorithm>
+
+#include "claimrag/error.hpp"
+#include "claimrag/tokenizer/unicode.hpp"
+
+namespace claimrag::tokenizer {
+
+void check_room_for_special_tokens(std::size_t max_length, std::size_t added) {
+  if (max_length != 0 && max_length < added)
+    throw UsageError("maximum length " + std::to_string(max_length) + " leaves no room for the " +
+                     std::to_string(added) + " special tokens of the template");
+}
+
+PipelineTokenizer::PipelineTokenizer(PipelineParts parts) : parts_(std::move(parts)) {
+  std::vector<AddedToken> raw_tokens;
+  std::vector<std::u32string> raw_patterns;
+  std::vector<AddedToken> normalized_tokens;
+  std::vector<std::u32string> normalized_patterns;
+  for (const AddedToken& token : parts_.added_tokens) {
+    const std::u32string content = unicode::decode_utf8(token.content, "added token");
+    if (token.normalized) {
+      normalized_tokens.push_back(token);
+      normalized_patterns.push_back(parts_.normalizer.apply(content));
+    } else {
+      raw_tokens.push_back(token);
+      raw_patterns.push_back(content);
+    }
+  }
+  raw_matcher_ = AddedTokenMatcher(std::move(raw_tokens), std::move(raw_patterns));
+  normalized_matcher_ = AddedTokenMatcher(std::move(normalized_tokens), std::move(normalized_patterns));
+}
+
+std::vector<std::int32_t> PipelineTokenizer::encode_text(std::string_view text, std::string_view what) const {
+  std::vector<std::int32_t> ids;
+  for (const TextPiece& raw : raw_matcher_.split(unicode::decode_utf8(text, what))) {
+    if (raw.id) {
+      ids.push_back(*raw.id);
+      continue;
+    }
+    for (const TextPiece& piece : normalized_matcher_.split(parts_.normalizer.apply(raw.text))) {
+      if (piece.id) {
+        ids.push_back(*piece.id);
+        continue;
+      }
+      for (const std::u32string& word : parts_.pre_tokenizer.split(piece.text)) parts_.model->tokenize(word, ids);
+    }
+  }
+  return ids;
+}
+
+Encoding PipelineTokenizer::encode(std::string_view text, std::optional<std::string_view> text_pair,
+                                   std::size_t max_length) const {
+  std::vector<std::int32_t> first = encode_text(text, "text");
+  // transformers' fast tokenizers encode an empty second text as no second text at all
+  // (`[(text, text_pair)] if text_pair else [text]`): one template, no second separator.
+  std::optional<std::vector<std::int32_t>> second;
+  if (text_pair && !text_pair->empty()) second = encode_text(*text_pair, "text pair");
+  std::size_t truncated = 0;
+  if (max_length != 0) {
+    const std::size_t added = parts_.pair_template.added_tokens(second.has_value());
+    check_room_for_special_tokens(max_length, added);
+    truncated = truncate_longest_first(first, second, max_length - added, parts_.truncation_side);
+  }
+  Encoding encoding = parts_.pair_template.apply(first, second);
+  encoding.truncated_tokens = truncated;
+  return encoding;
+}
+
+std::size_t PipelineTokenizer::vocabulary_size() const {
+  // The reference counts the model's ids and the added tokens beyond them.
+  std::size_t size = parts_.model->size();
+  for (const AddedToken& token : parts_.added_tokens) size = std::max(size, static_cast<std::size_t>(token.id) + 1);
+  return size;
+}
+
+std::string PipelineTokenizer::description() const {
+  return parts_.source + ": " + parts_.model->name() + ", " + std::to_string(vocabulary_size()) + " tokens";
+}
+
+}  // namespace claimrag::tokenizer

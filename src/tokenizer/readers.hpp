@@ -1,0 +1,25 @@
+#pragma once
+// The readers of each tokenizer format of a model folder.
+
+#include <filesystem>
+#include <memory>
+#include <string_view>
+
+#include "claimrag/tokenizer/tokenizer.hpp"
+#include "folder_settings.hpp"
+
+namespace claimrag::tokenizer {
+
+/// tokenizer.json (WordPiece or BPE model, the normalisers, pre-tokenisers and post-processors
+/// encoder checkpoints use).
+std::unique_ptr<Tokenizer> read_tokenizer_json(const std::filesystem::path& file, const FolderSettings& settings);
+/// vocab.txt, as the reference converts BertTokenizer's files.
+std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path& file, const FolderSettings& settings);
+/// vocab.json + merges.txt, as the reference converts RobertaTokenizer's files.
+std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path& vocabulary_file,
+                                                     const std::filesystem::path& merges_file,
+                                                     const FolderSettings& settings);
+/// spm.model, as DebertaV2Tokenizer reads it.
+std::unique_ptr<Tokenizer> read_sentencepiece_model(const std::filesystem::path& file, const FolderSettings& settings);
+
+}  // namespace claimrag::tokenizer
