@@ -166,26 +166,28 @@ void CheckpointTensors::open_file(const std::filesystem::path& path, const std::
   file_names_.push_back(file);
 }
 
-std::string CheckpointTensors::resolve(const std::string& prefix, const std::string& name) const {
-  if (tensors_.count(prefix + name) != 0) return prefix + name;
-  if (tensors_.count(name) != 0) return name;
-  return {};
-}
-
 bool CheckpointTensors::contains(const std::string& stored_name) const { return tensors_.count(stored_name) != 0; }
 
 nn::Matrix<float> CheckpointTensors::take(const std::string& stored_name, std::int64_t rows, std::int64_t cols) {
+  return take_shaped(stored_name, {rows, cols});
+}
+
+nn::Matrix<float> CheckpointTensors::take_vector(const std::string& stored_name, std::int64_t size) {
+  return take_shaped(stored_name, {size});
+}
+
+nn::Matrix<float> CheckpointTensors::take_shaped(const std::string& stored_name, const std::vector<std::int64_t>& shape) {
   const std::string where = file_names_.size() == 1 ? file_names_.front() : file_names_.front() + " (and other shards)";
   const auto found = tensors_.find(stored_name);
   if (found == tensors_.end()) throw DataError(where, "no tensor named '" + stored_name + "'");
   const auto& location = found->second;
   const std::string& file = file_names_[location.file_index];
-  const std::vector<std::int64_t> matrix_shape{rows, cols};
-  const bool vector_wanted = rows == 1 && location.shape.size() == 1 && location.shape[0] == cols;
-  if (!vector_wanted && location.shape != matrix_shape) {
+  if (location.shape != shape) {
     throw DataError(file, "tensor '" + stored_name + "' has shape " + shape_text(location.shape) + ", expected " +
-                              (rows == 1 ? shape_text({cols}) : shape_text(matrix_shape)));
+                              shape_text(shape));
   }
+  const std::int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  const std::int64_t cols = shape.back();
   nn::Matrix<float> value(rows, cols);
   const auto* source = mappings_[location.file_index].bytes().data() + location.begin;
   const auto count = static_cast<std::size_t>(value.size());

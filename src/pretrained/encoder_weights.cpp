@@ -19,8 +19,8 @@ std::string family_prefix(Architecture architecture) {
 LayerNormWeights take_layer_norm(CheckpointTensors& tensors, const std::string& name, std::int64_t size, float eps) {
   const bool old_names = !tensors.contains(name + ".weight") && tensors.contains(name + ".gamma");
   LayerNormWeights norm;
-  norm.gain = tensors.take(name + (old_names ? ".gamma" : ".weight"), 1, size);
-  norm.bias = tensors.take(name + (old_names ? ".beta" : ".bias"), 1, size);
+  norm.gain = tensors.take_vector(name + (old_names ? ".gamma" : ".weight"), size);
+  norm.bias = tensors.take_vector(name + (old_names ? ".beta" : ".bias"), size);
   norm.eps = eps;
   return norm;
 }
@@ -51,7 +51,7 @@ LinearWeights take_linear(CheckpointTensors& tensors, const std::string& name, s
                           bool with_bias) {
   LinearWeights linear;
   linear.weight = tensors.take(name + ".weight", out, in);
-  if (with_bias) linear.bias = tensors.take(name + ".bias", 1, out);
+  if (with_bias) linear.bias = tensors.take_vector(name + ".bias", out);
   return linear;
 }
 

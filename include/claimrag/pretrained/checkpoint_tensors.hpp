@@ -32,16 +32,14 @@ class CheckpointTensors {
   /// BF16), offsets outside the data, or a tensor listed in two shards.
   explicit CheckpointTensors(const std::filesystem::path& folder);
 
-  /// The name under which the checkpoint stores `name` of the base model: `prefix` + name when
-  /// the checkpoint has it (a model with a head: "bert.", "roberta.", "deberta."), else `name`
-  /// (a bare model, as sentence-transformers save). Empty when neither is there.
-  [[nodiscard]] std::string resolve(const std::string& prefix, const std::string& name) const;
+  /// True when the checkpoint stores a tensor named `stored_name`.
   [[nodiscard]] bool contains(const std::string& stored_name) const;
 
-  /// The tensor `stored_name` as a rows × cols float32 matrix (a one-dimensional tensor of n
-  /// values reads as 1 × n when `rows` is 1). DataError naming the file for a missing tensor, a
-  /// shape other than expected, or a NaN or infinite value. Marks the tensor as taken.
+  /// The two-dimensional tensor `stored_name` [rows, cols] as a float32 matrix. DataError naming
+  /// the file for a missing tensor, another shape, or a NaN or infinite value. Marks it taken.
   nn::Matrix<float> take(const std::string& stored_name, std::int64_t rows, std::int64_t cols);
+  /// The one-dimensional tensor `stored_name` [size] as a 1 × size matrix; the same errors.
+  nn::Matrix<float> take_vector(const std::string& stored_name, std::int64_t size);
   /// Marks a tensor the forward pass does not need (a pooler under an embedding head, a buffer)
   /// as accounted for, when present.
   void ignore(const std::string& stored_name);
@@ -53,6 +51,7 @@ class CheckpointTensors {
 
  private:
   void open_file(const std::filesystem::path& path, const std::set<std::string>* expected);
+  nn::Matrix<float> take_shaped(const std::string& stored_name, const std::vector<std::int64_t>& shape);
 
   std::vector<io::MappedFile> mappings_;
   std::vector<std::string> file_names_;
