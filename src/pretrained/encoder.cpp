@@ -1,0 +1,176 @@
+#include "claimrag/pretrained/encoder.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "claimrag/error.hpp"
+#include "claimrag/pretrained/dense_ops.hpp"
+#include "claimrag/pretrained/relative_position.hpp"
+
+namespace claimrag::pretrained {
+namespace {
+
+void add_rows(nn::Matrix<float>& target, const nn::Matrix<float>& table, const std::vector<std::int64_t>& rows) {
+  for (std::size_t t = 0; t < rows.size(); ++t) target.row(static_cast<Eigen::Index>(t)) += table.row(rows[t]);
+}
+
+}  // namespace
+
+Encoder::Encoder(ModelConfig config, EncoderWeights weights) : config_(std::move(config)), weights_(std::move(weights)) {
+  if (config_.architecture == Architecture::roberta) first_position_ = config_.pad_token_id + 1;
+  if (config_.architecture == Architecture::deberta_v2 && config_.relative_attention) {
+    const std::int64_t max_relative = config_.max_relative_positions < 1 ? config_.max_position_embeddings
+                                                                          : config_.max_relative_positions;
+    relative_positions_ = relative_positions(config_.max_tokens(), config_.position_buckets, max_relative);
+    // The relative embeddings are fixed, so their projections are computed once per layer.
+    for (const auto& layer : weights_.layers) {
+      nn::Matrix<float> keys;
+      nn::Matrix<float> queries;
+      if (config_.attends_content_to_position) {
+        linear_forward(weights_.relative_embeddings, config_.share_att_key ? layer.key : layer.position_key, keys);
+      }
+      if (config_.attends_position_to_content) {
+        linear_forward(weights_.relative_embeddings, config_.share_att_key ? layer.query : layer.position_query, queries);
+      }
+      position_keys_.push_back(std::move(keys));
+      position_queries_.push_back(std::move(queries));
+    }
+  }
+}
+
+std::string Encoder::input_problem(const TokenSequence& sequence) const {
+  const auto length = static_cast<std::int64_t>(sequence.input_ids.size());
+  if (length == 0) return "no tokens";
+  if (length > config_.max_tokens()) {
+    return std::to_string(length) + " tokens, more than the " + std::to_string(config_.max_tokens()) + " the model's positions allow";
+  }
+  if (!sequence.token_type_ids.empty() && sequence.token_type_ids.size() != sequence.input_ids.size()) {
+    return "token_type_ids and input_ids differ in length";
+  }
+  for (const auto id : sequence.input_ids) {
+    if (id < 0 || id >= config_.vocab_size) {
+      return "token id " + std::to_string(id) + " outside the vocabulary of " + std::to_string(config_.vocab_size);
+    }
+  }
+  for (const auto type : sequence.token_type_ids) {
+    if (type < 0 || type >= std::max<std::int64_t>(config_.type_vocab_size, 1)) {
+      return "segment id " + std::to_string(type) + " outside type_vocab_size " + std::to_string(config_.type_vocab_size);
+    }
+  }
+  return "";
+}
+
+nn::Matrix<float> Encoder::embed(const TokenSequence& sequence) const {
+  const auto length = static_cast<std::int64_t>(sequence.input_ids.size());
+  nn::Matrix<float> embeddings(length, weights_.word_embeddings.cols());
+  for (std::int64_t t = 0; t < length; ++t) embeddings.row(t) = weights_.word_embeddings.row(sequence.input_ids[static_cast<std::size_t>(t)]);
+  std::vector<std::int64_t> types(static_cast<std::size_t>(length), 0);
+  for (std::size_t t = 0; t < sequence.token_type_ids.size(); ++t) types[t] = sequence.token_type_ids[t];
+  std::vector<std::int64_t> positions(static_cast<std::size_t>(length));
+  for (std::int64_t t = 0; t < length; ++t) positions[static_cast<std::size_t>(t)] = first_position_ + t;
+  const bool has_types = weights_.token_type_embeddings.size() != 0;
+  const bool has_positions = weights_.position_embeddings.size() != 0;
+  // The reference adds segment embeddings before positions in BERT and RoBERTa, after in DeBERTa.
+  if (config_.architecture == Architecture::deberta_v2) {
+    if (has_positions) add_rows(embeddings, weights_.position_embeddings, positions);
+    if (has_types) add_rows(embeddings, weights_.token_type_embeddings, types);
+  } else {
+    if (has_types) add_rows(embeddings, weights_.token_type_embeddings, types);
+    if (has_positions) add_rows(embeddings, weights_.position_embeddings, positions);
+  }
+  if (!weights_.embedding_projection.empty()) {
+    nn::Matrix<float> projected;
+    linear_forward(embeddings, weights_.embedding_projection, projected);
+    embeddings = std::move(projected);
+  }
+  layer_norm_in_place(embeddings, weights_.embedding_norm);
+  return embeddings;
+}
+
+void Encoder::attend(const nn::Matrix<float>& hidden, std::size_t layer_index, nn::Matrix<float>& context) const {
+  const auto& layer = weights_.layers[layer_index];
+  const Eigen::Index length = hidden.rows();
+  const Eigen::Index heads = config_.num_attention_heads;
+  const Eigen::Index head_size = config_.hidden_size / config_.num_attention_heads;
+  nn::Matrix<float> queries;
+  nn::Matrix<float> keys;
+  nn::Matrix<float> values;
+  linear_forward(hidden, layer.query, queries);
+  linear_forward(hidden, layer.key, keys);
+  linear_forward(hidden, layer.value, values);
+  context.resize(length, config_.hidden_size);
+
+  const bool deberta = config_.architecture == Architecture::deberta_v2;
+  // DeBERTa divides every term by sqrt(head size × the number of terms), whether or not the
+  // relative ones are computed; BERT and RoBERTa by sqrt(head size).
+  float scale_factor = 1.0F;
+  if (deberta && config_.attends_content_to_position) scale_factor += 1.0F;
+  if (deberta && config_.attends_position_to_content) scale_factor += 1.0F;
+  const float scale = std::sqrt(static_cast<float>(head_size) * scale_factor);
+  const bool relative = deberta && config_.relative_attention;
+  const std::int64_t span = config_.attention_span();
+  const std::int64_t centre = config_.max_tokens() - 1;
+  const auto relative_index = [&](Eigen::Index from, Eigen::Index to) {
+    const std::int64_t position = relative_positions_[static_cast<std::size_t>(from - to + centre)];
+    return static_cast<Eigen::Index>(std::clamp<std::int64_t>(position + span, 0, 2 * span - 1));
+  };
+
+  nn::Matrix<float> scores(length, length);
+  nn::Matrix<float> by_position;
+  for (Eigen::Index head = 0; head < heads; ++head) {
+    const auto head_queries = queries.middleCols(head * head_size, head_size);
+    const auto head_keys = keys.middleCols(head * head_size, head_size);
+    scores.noalias() = head_queries * head_keys.transpose();
+    scores /= scale;
+    if (relative && config_.attends_content_to_position) {
+      // Content to position: query i against the key of the relative position of (i, j).
+      by_position.noalias() = head_queries * position_keys_[layer_index].middleCols(head * head_size, head_size).transpose();
+      for (Eigen::Index i = 0; i < length; ++i) {
+        for (Eigen::Index j = 0; j < length; ++j) scores(i, j) += by_position(i, relative_index(i, j)) / scale;
+      }
+    }
+    if (relative && config_.attends_position_to_content) {
+      // Position to content: key j against the query of the relative position of (j, i), negated.
+      by_position.noalias() = head_keys * position_queries_[layer_index].middleCols(head * head_size, head_size).transpose();
+      for (Eigen::Index i = 0; i < length; ++i) {
+        for (Eigen::Index j = 0; j < length; ++j) {
+          const std::int64_t position = -relative_positions_[static_cast<std::size_t>(j - i + centre)];
+          const auto index = static_cast<Eigen::Index>(std::clamp<std::int64_t>(position + span, 0, 2 * span - 1));
+          scores(i, j) += by_position(j, index) / scale;
+        }
+      }
+    }
+    softmax_rows_in_place(scores);
+    context.middleCols(head * head_size, head_size).noalias() = scores * values.middleCols(head * head_size, head_size);
+  }
+}
+
+EncoderStates Encoder::encode(const TokenSequence& sequence, bool keep_layers) const {
+  const std::string problem = input_problem(sequence);
+  if (!problem.empty()) throw InternalError("Encoder::encode called on a sequence with " + problem);
+  EncoderStates states;
+  nn::Matrix<float> hidden = embed(sequence);
+  if (keep_layers) states.layers.push_back(hidden);
+  nn::Matrix<float> context;
+  nn::Matrix<float> attended;
+  nn::Matrix<float> intermediate;
+  nn::Matrix<float> output;
+  for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
+    const auto& layer = weights_.layers[l];
+    attend(hidden, l, context);
+    linear_forward(context, layer.attention_output, attended);
+    attended += hidden;
+    layer_norm_in_place(attended, layer.attention_norm);
+    linear_forward(attended, layer.intermediate, intermediate);
+    apply_activation(config_.hidden_act, intermediate);
+    linear_forward(intermediate, layer.output, output);
+    output += attended;
+    layer_norm_in_place(output, layer.output_norm);
+    hidden.swap(output);
+    if (keep_layers) states.layers.push_back(hidden);
+  }
+  states.last = std::move(hidden);
+  return states;
+}
+
+}  // namespace claimrag::pretrained

@@ -1,0 +1,99 @@
+#include "claimrag/pretrained/encoder_weights.hpp"
+
+#include "claimrag/error.hpp"
+#include "claimrag/pretrained/dense_ops.hpp"
+
+namespace claimrag::pretrained {
+namespace {
+
+std::string family_prefix(Architecture architecture) {
+  switch (architecture) {
+    case Architecture::bert: return "bert.";
+    case Architecture::roberta: return "roberta.";
+    case Architecture::deberta_v2: return "deberta.";
+  }
+  return "";
+}
+
+// Checkpoints converted from TensorFlow name LayerNorm's parameters gamma and beta.
+LayerNormWeights take_layer_norm(CheckpointTensors& tensors, const std::string& name, std::int64_t size, float eps) {
+  const bool old_names = !tensors.contains(name + ".weight") && tensors.contains(name + ".gamma");
+  LayerNormWeights norm;
+  norm.gain = tensors.take_vector(name + (old_names ? ".gamma" : ".weight"), size);
+  norm.bias = tensors.take_vector(name + (old_names ? ".beta" : ".bias"), size);
+  norm.eps = eps;
+  return norm;
+}
+
+EncoderLayerWeights take_layer(const ModelConfig& config, CheckpointTensors& tensors, const std::string& name) {
+  const std::int64_t hidden = config.hidden_size;
+  const bool deberta = config.architecture == Architecture::deberta_v2;
+  const std::string self = name + ".attention.self.";
+  EncoderLayerWeights layer;
+  layer.query = take_linear(tensors, self + (deberta ? "query_proj" : "query"), hidden, hidden);
+  layer.key = take_linear(tensors, self + (deberta ? "key_proj" : "key"), hidden, hidden);
+  layer.value = take_linear(tensors, self + (deberta ? "value_proj" : "value"), hidden, hidden);
+  if (deberta && config.relative_attention && !config.share_att_key) {
+    if (config.attends_content_to_position) layer.position_key = take_linear(tensors, self + "pos_key_proj", hidden, hidden);
+    if (config.attends_position_to_content) layer.position_query = take_linear(tensors, self + "pos_query_proj", hidden, hidden);
+  }
+  layer.attention_output = take_linear(tensors, name + ".attention.output.dense", hidden, hidden);
+  layer.attention_norm = take_layer_norm(tensors, name + ".attention.output.LayerNorm", hidden, config.layer_norm_eps);
+  layer.intermediate = take_linear(tensors, name + ".intermediate.dense", config.intermediate_size, hidden);
+  layer.output = take_linear(tensors, name + ".output.dense", hidden, config.intermediate_size);
+  layer.output_norm = take_layer_norm(tensors, name + ".output.LayerNorm", hidden, config.layer_norm_eps);
+  return layer;
+}
+
+}  // namespace
+
+LinearWeights take_linear(CheckpointTensors& tensors, const std::string& name, std::int64_t out, std::int64_t in,
+                          bool with_bias) {
+  LinearWeights linear;
+  linear.weight = tensors.take(name + ".weight", out, in);
+  if (with_bias) linear.bias = tensors.take_vector(name + ".bias", out);
+  return linear;
+}
+
+std::string base_model_prefix(const ModelConfig& config, const CheckpointTensors& tensors) {
+  const std::string prefix = family_prefix(config.architecture);
+  return tensors.contains(prefix + "embeddings.word_embeddings.weight") ? prefix : "";
+}
+
+EncoderWeights load_encoder_weights(const ModelConfig& config, CheckpointTensors& tensors, const std::string& prefix) {
+  const bool deberta = config.architecture == Architecture::deberta_v2;
+  const std::int64_t embedding = deberta ? config.embedding_size : config.hidden_size;
+  const std::string embeddings = prefix + "embeddings.";
+  EncoderWeights weights;
+  weights.word_embeddings = tensors.take(embeddings + "word_embeddings.weight", config.vocab_size, embedding);
+  tensors.ignore(embeddings + "position_ids");
+  if (!deberta || config.position_biased_input) {
+    weights.position_embeddings =
+        tensors.take(embeddings + "position_embeddings.weight", config.max_position_embeddings, embedding);
+  } else {
+    // The reference library drops this table when it is stored but unused.
+    tensors.ignore(embeddings + "position_embeddings.weight");
+  }
+  if (config.type_vocab_size > 0) {
+    weights.token_type_embeddings =
+        tensors.take(embeddings + "token_type_embeddings.weight", config.type_vocab_size, embedding);
+  }
+  if (deberta && embedding != config.hidden_size) {
+    weights.embedding_projection = take_linear(tensors, embeddings + "embed_proj", config.hidden_size, embedding, false);
+  }
+  weights.embedding_norm = take_layer_norm(tensors, embeddings + "LayerNorm", config.hidden_size, config.layer_norm_eps);
+  for (std::int64_t i = 0; i < config.num_hidden_layers; ++i) {
+    weights.layers.push_back(take_layer(config, tensors, prefix + "encoder.layer." + std::to_string(i)));
+  }
+  if (deberta && config.relative_attention) {
+    weights.relative_embeddings =
+        tensors.take(prefix + "encoder.rel_embeddings.weight", 2 * config.attention_span(), config.hidden_size);
+    if (config.norm_rel_ebd_layer_norm) {
+      const auto norm = take_layer_norm(tensors, prefix + "encoder.LayerNorm", config.hidden_size, config.layer_norm_eps);
+      layer_norm_in_place(weights.relative_embeddings, norm);
+    }
+  }
+  return weights;
+}
+
+}  // namespace claimrag::pretrained

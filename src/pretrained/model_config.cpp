@@ -1,0 +1,246 @@
+#include "claimrag/pretrained/model_config.hpp"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+
+namespace claimrag::pretrained {
+namespace {
+
+using nlohmann::json;
+
+struct KnownType {
+  const char* model_type;
+  Architecture architecture;
+};
+
+// model_types whose checkpoints share one of the three forward passes tensor for tensor.
+constexpr KnownType kKnownTypes[] = {
+    {"bert", Architecture::bert},
+    {"roberta", Architecture::roberta},
+    {"xlm-roberta", Architecture::roberta},
+    {"deberta-v2", Architecture::deberta_v2},
+};
+
+class ConfigReader {
+ public:
+  ConfigReader(const json& object, std::string file) : object_(object), file_(std::move(file)) {}
+
+  std::int64_t integer(const char* key, std::int64_t fallback, bool required = false) const {
+    const auto found = object_.find(key);
+    if (found == object_.end() || found->is_null()) {
+      if (required) throw DataError(file_, std::string("no \"") + key + "\"");
+      return fallback;
+    }
+    if (!found->is_number_integer()) throw DataError(file_, std::string("\"") + key + "\" is not an integer: " + found->dump());
+    return found->get<std::int64_t>();
+  }
+  std::int64_t positive(const char* key, std::int64_t fallback, bool required = false) const {
+    const std::int64_t value = integer(key, fallback, required);
+    if (value <= 0) throw DataError(file_, std::string("\"") + key + "\" must be positive, got " + std::to_string(value));
+    return value;
+  }
+  double number(const char* key, double fallback) const {
+    const auto found = object_.find(key);
+    if (found == object_.end() || found->is_null()) return fallback;
+    if (!found->is_number()) throw DataError(file_, std::string("\"") + key + "\" is not a number: " + found->dump());
+    return found->get<double>();
+  }
+  bool boolean(const char* key, bool fallback) const {
+    const auto found = object_.find(key);
+    if (found == object_.end() || found->is_null()) return fallback;
+    if (!found->is_boolean()) throw DataError(file_, std::string("\"") + key + "\" is not true or false: " + found->dump());
+    return found->get<bool>();
+  }
+  std::string text(const char* key, const std::string& fallback) const {
+    const auto found = object_.find(key);
+    if (found == object_.end() || found->is_null()) return fallback;
+    if (!found->is_string()) throw DataError(file_, std::string("\"") + key + "\" is not a string: " + found->dump());
+    return found->get<std::string>();
+  }
+  // A list of strings, or one string of names joined by '|' (DeBERTa writes both).
+  std::vector<std::string> names(const char* key) const {
+    std::vector<std::string> result;
+    const auto found = object_.find(key);
+    if (found == object_.end() || found->is_null()) return result;
+    const auto add = [&](const std::string& joined) {
+      std::stringstream stream(joined);
+      std::string part;
+      while (std::getline(stream, part, '|')) {
+        part.erase(0, part.find_first_not_of(" \t"));
+        part.erase(part.find_last_not_of(" \t") + 1);
+        std::transform(part.begin(), part.end(), part.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (!part.empty()) result.push_back(part);
+      }
+    };
+    if (found->is_string()) {
+      add(found->get<std::string>());
+    } else if (found->is_array()) {
+      for (const auto& item : *found) {
+        if (!item.is_string()) throw DataError(file_, std::string("\"") + key + "\" holds a non-string: " + item.dump());
+        add(item.get<std::string>());
+      }
+    } else {
+      throw DataError(file_, std::string("\"") + key + "\" is neither a string nor a list: " + found->dump());
+    }
+    return result;
+  }
+  const json& raw() const { return object_; }
+  const std::string& file() const { return file_; }
+
+ private:
+  const json& object_;
+  std::string file_;
+};
+
+// id2label as a dense list: keys must be the ids 0..n-1 (written as strings in JSON).
+std::vector<std::string> read_labels(const ConfigReader& reader) {
+  const auto found = reader.raw().find("id2label");
+  if (found == reader.raw().end() || found->is_null()) return {};
+  if (!found->is_object()) throw DataError(reader.file(), "\"id2label\" is not an object");
+  std::map<std::int64_t, std::string> by_id;
+  for (const auto& [key, value] : found->items()) {
+    std::size_t used = 0;
+    std::int64_t id = -1;
+    try {
+      id = std::stoll(key, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != key.size() || id < 0) throw DataError(reader.file(), "\"id2label\" key '" + key + "' is not a label id");
+    if (!value.is_string()) throw DataError(reader.file(), "\"id2label\" value of " + key + " is not a string");
+    by_id[id] = value.get<std::string>();
+  }
+  std::vector<std::string> labels;
+  for (const auto& [id, name] : by_id) {
+    if (id != static_cast<std::int64_t>(labels.size())) {
+      throw DataError(reader.file(), "\"id2label\" lacks id " + std::to_string(labels.size()));
+    }
+    labels.push_back(name);
+  }
+  return labels;
+}
+
+void read_deberta_options(const ConfigReader& reader, ModelConfig& config) {
+  config.embedding_size = reader.positive("embedding_size", config.hidden_size);
+  config.relative_attention = reader.boolean("relative_attention", false);
+  config.max_relative_positions = reader.integer("max_relative_positions", -1);
+  config.position_buckets = reader.integer("position_buckets", -1);
+  for (const auto& type : reader.names("pos_att_type")) {
+    if (type == "c2p") {
+      config.attends_content_to_position = true;
+    } else if (type == "p2c") {
+      config.attends_position_to_content = true;
+    } else {
+      throw DataError(reader.file(), "unknown pos_att_type '" + type + "' (supported: c2p, p2c)");
+    }
+  }
+  config.share_att_key = reader.boolean("share_att_key", false);
+  for (const auto& norm : reader.names("norm_rel_ebd")) {
+    if (norm == "layer_norm") {
+      config.norm_rel_ebd_layer_norm = true;
+    } else if (norm != "none") {
+      throw DataError(reader.file(), "unknown norm_rel_ebd '" + norm + "' (supported: none, layer_norm)");
+    }
+  }
+  config.position_biased_input = reader.boolean("position_biased_input", true);
+  config.pooler_hidden_size = reader.positive("pooler_hidden_size", config.hidden_size);
+  config.pooler_hidden_act = parse_activation(reader.text("pooler_hidden_act", "gelu"), reader.file(), "pooler_hidden_act");
+  if (reader.integer("conv_kernel_size", 0) > 0) {
+    throw DataError(reader.file(), "conv_kernel_size > 0 (DeBERTa's convolution layer) is not supported");
+  }
+  if (config.pooler_hidden_size != config.hidden_size) {
+    throw DataError(reader.file(), "pooler_hidden_size " + std::to_string(config.pooler_hidden_size) +
+                                       " differs from hidden_size " + std::to_string(config.hidden_size) +
+                                       " (the classifier reads hidden_size values)");
+  }
+}
+
+}  // namespace
+
+std::string architecture_name(Architecture architecture) {
+  switch (architecture) {
+    case Architecture::bert: return "bert";
+    case Architecture::roberta: return "roberta";
+    case Architecture::deberta_v2: return "deberta-v2";
+  }
+  return "unknown";
+}
+
+std::string supported_model_types() {
+  std::string text;
+  for (const auto& known : kKnownTypes) text += (text.empty() ? "" : ", ") + std::string(known.model_type);
+  return text;
+}
+
+std::int64_t ModelConfig::max_tokens() const {
+  return architecture == Architecture::roberta ? max_position_embeddings - pad_token_id - 1 : max_position_embeddings;
+}
+
+std::int64_t ModelConfig::attention_span() const {
+  if (position_buckets > 0) return position_buckets;
+  return max_relative_positions < 1 ? max_position_embeddings : max_relative_positions;
+}
+
+ModelConfig read_model_config(const std::filesystem::path& folder) {
+  const auto path = folder / "config.json";
+  ModelConfig config;
+  config.file = path.string();
+  if (!std::filesystem::exists(path)) throw DataError(config.file, "no config.json in the checkpoint folder");
+  json object;
+  try {
+    object = json::parse(io::read_file(path));
+  } catch (const json::parse_error& error) {
+    throw DataError(config.file, std::string("malformed JSON: ") + error.what());
+  }
+  if (!object.is_object()) throw DataError(config.file, "not a JSON object");
+  const ConfigReader reader(object, config.file);
+
+  config.model_type = reader.text("model_type", "");
+  const auto known = std::find_if(std::begin(kKnownTypes), std::end(kKnownTypes),
+                                  [&](const KnownType& k) { return config.model_type == k.model_type; });
+  if (known == std::end(kKnownTypes)) {
+    throw DataError(config.file, "unknown model_type '" + config.model_type + "' (supported: " + supported_model_types() + ")");
+  }
+  config.architecture = known->architecture;
+  if (object.contains("architectures") && object["architectures"].is_array()) {
+    for (const auto& name : object["architectures"]) {
+      if (name.is_string()) config.architectures.push_back(name.get<std::string>());
+    }
+  }
+
+  config.vocab_size = reader.positive("vocab_size", 0, true);
+  config.hidden_size = reader.positive("hidden_size", 0, true);
+  config.num_hidden_layers = reader.positive("num_hidden_layers", 0, true);
+  config.num_attention_heads = reader.positive("num_attention_heads", 0, true);
+  config.intermediate_size = reader.positive("intermediate_size", 0, true);
+  config.hidden_act = parse_activation(reader.text("hidden_act", "gelu"), config.file, "hidden_act");
+  const bool deberta = config.architecture == Architecture::deberta_v2;
+  config.layer_norm_eps = static_cast<float>(reader.number("layer_norm_eps", deberta ? 1e-7 : 1e-12));
+  config.max_position_embeddings = reader.positive("max_position_embeddings", 512);
+  config.type_vocab_size = reader.integer("type_vocab_size", deberta ? 0 : 2);
+  if (config.type_vocab_size < 0) throw DataError(config.file, "\"type_vocab_size\" is negative");
+  config.pad_token_id = reader.integer("pad_token_id", config.architecture == Architecture::roberta ? 1 : 0);
+  config.labels = read_labels(reader);
+
+  if (config.hidden_size % config.num_attention_heads != 0) {
+    throw DataError(config.file, "hidden_size " + std::to_string(config.hidden_size) + " is not a multiple of " +
+                                     std::to_string(config.num_attention_heads) + " attention heads");
+  }
+  if (config.architecture == Architecture::roberta && config.max_tokens() < 1) {
+    throw DataError(config.file, "max_position_embeddings leaves no position after padding_idx " +
+                                     std::to_string(config.pad_token_id));
+  }
+  if (deberta) read_deberta_options(reader, config);
+  if (deberta && object.contains("attention_head_size") &&
+      reader.integer("attention_head_size", 0) * config.num_attention_heads != config.hidden_size) {
+    throw DataError(config.file, "attention_head_size times the heads must equal hidden_size");
+  }
+  return config;
+}
+
+}  // namespace claimrag::pretrained

@@ -1,0 +1,127 @@
+#include "claimrag/pretrained/pretrained_model.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "claimrag/error.hpp"
+#include "claimrag/parallel_for.hpp"
+#include "claimrag/sequential_eigen.hpp"
+
+namespace claimrag::pretrained {
+namespace {
+
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+HeadKind choose_head(const std::filesystem::path& folder, ModelConfig& config) {
+  if (has_sentence_modules(folder)) return HeadKind::embedding;
+  const bool classifier = std::any_of(config.architectures.begin(), config.architectures.end(),
+                                      [](const std::string& name) { return ends_with(name, "ForSequenceClassification"); });
+  if (!classifier) {
+    std::string named;
+    for (const auto& name : config.architectures) named += (named.empty() ? "" : ", ") + name;
+    throw DataError(config.file, "no head claimrag runs: architectures [" + named +
+                                     "] and no modules.json (supported: a *ForSequenceClassification architecture "
+                                     "for labels or a one-logit score; a sentence-transformers modules.json for embeddings)");
+  }
+  // The reference library's default when a config has no id2label: two labels, LABEL_0 and LABEL_1.
+  if (config.labels.empty()) config.labels = {"LABEL_0", "LABEL_1"};
+  return config.labels.size() == 1 ? HeadKind::score : HeadKind::classification;
+}
+
+}  // namespace
+
+std::string head_kind_name(HeadKind kind) {
+  switch (kind) {
+    case HeadKind::classification: return "classification";
+    case HeadKind::score: return "score";
+    case HeadKind::embedding: return "embedding";
+  }
+  return "unknown";
+}
+
+PretrainedModel::PretrainedModel(std::filesystem::path folder, Encoder encoder, HeadKind head,
+                                 ClassificationHead classification, SentencePooling pooling)
+    : folder_(std::move(folder)),
+      encoder_(std::move(encoder)),
+      head_(head),
+      classification_(std::move(classification)),
+      pooling_(std::move(pooling)) {}
+
+std::string PretrainedModel::description() const {
+  const auto& c = config();
+  std::string text = c.model_type + ", " + std::to_string(c.num_hidden_layers) + " layers, hidden " +
+                     std::to_string(c.hidden_size) + ", ";
+  switch (head_) {
+    case HeadKind::classification: text += "classification over " + std::to_string(c.labels.size()) + " labels"; break;
+    case HeadKind::score: text += "one-logit score"; break;
+    case HeadKind::embedding: text += "embedding (" + pooling_.description + ")"; break;
+  }
+  return text;
+}
+
+void PretrainedModel::require_head(HeadKind wanted, const std::string& purpose) const {
+  if (head_ == wanted) return;
+  throw UsageError(folder_.string() + ": " + purpose + ", but this checkpoint has a " + head_kind_name(head_) +
+                   " head (" + description() + ")");
+}
+
+Prediction PretrainedModel::predict_one(const TokenSequence& sequence, bool keep_hidden_states) const {
+  EncoderStates states = encoder_.encode(sequence, keep_hidden_states);
+  Prediction prediction;
+  const nn::Matrix<float> values =
+      head_ == HeadKind::embedding ? pool_tokens(pooling_, states.last) : classify(classification_, states.last);
+  prediction.values.assign(values.data(), values.data() + values.size());
+  prediction.hidden_states = std::move(states.layers);
+  return prediction;
+}
+
+std::vector<Prediction> PretrainedModel::predict(const std::vector<TokenSequence>& sequences, const RunOptions& options) const {
+  if (options.batch_size == 0) throw UsageError("the batch size must be positive");
+  for (std::size_t i = 0; i < sequences.size(); ++i) {
+    const std::string problem = encoder_.input_problem(sequences[i]);
+    if (!problem.empty()) throw DataError("sequence " + std::to_string(i + 1) + ": " + problem);
+  }
+  // Longest first, ties in input order: batches hold sequences of similar lengths, and the
+  // longest start first so the threads finish together.
+  std::vector<std::size_t> order(sequences.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return sequences[a].input_ids.size() > sequences[b].input_ids.size();
+  });
+  const SequentialEigenProducts sequential;
+  std::vector<Prediction> predictions(sequences.size());
+  for (std::size_t start = 0; start < order.size(); start += options.batch_size) {
+    const std::size_t count = std::min(options.batch_size, order.size() - start);
+    parallel_for(count, [&](std::size_t k) {
+      const std::size_t index = order[start + k];
+      predictions[index] = predict_one(sequences[index], options.keep_hidden_states);
+    });
+  }
+  return predictions;
+}
+
+PretrainedModel load_pretrained_model(const std::filesystem::path& folder) {
+  if (!std::filesystem::is_directory(folder)) throw DataError(folder.string(), "not a checkpoint folder");
+  ModelConfig config = read_model_config(folder);
+  const HeadKind head = choose_head(folder, config);
+  SentencePooling pooling;
+  if (head == HeadKind::embedding) pooling = read_sentence_pooling(folder);
+  CheckpointTensors tensors(folder);
+  const std::string prefix = base_model_prefix(config, tensors);
+  EncoderWeights weights = load_encoder_weights(config, tensors, prefix);
+  ClassificationHead classification;
+  if (head == HeadKind::embedding) {
+    // Bare models are saved with BERT's pooler, which sentence embeddings do not use.
+    tensors.ignore(prefix + "pooler.dense.weight");
+    tensors.ignore(prefix + "pooler.dense.bias");
+  } else {
+    classification = load_classification_head(config, tensors, prefix);
+  }
+  tensors.require_all_taken();
+  Encoder encoder(config, std::move(weights));
+  return PretrainedModel(folder, std::move(encoder), head, std::move(classification), std::move(pooling));
+}
+
+}  // namespace claimrag::pretrained

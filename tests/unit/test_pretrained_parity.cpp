@@ -1,0 +1,112 @@
+// Parity of the pretrained encoders with the reference forward: tiny random checkpoints in the
+// reference layout (F32, F16, BF16, sharded), whose expected outputs were computed in PyTorch from
+// the reference library's definitions by scripts/fixtures/checkpoint_fixtures.py.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "claimrag/pretrained/pretrained_model.hpp"
+#include "pretrained_fixture.hpp"
+
+namespace claimrag::pretrained {
+namespace {
+
+constexpr float kTolerance = 1e-4F;
+
+float max_abs_difference(const float* actual, const std::vector<float>& expected) {
+  float worst = 0.0F;
+  for (std::size_t i = 0; i < expected.size(); ++i) worst = std::max(worst, std::abs(actual[i] - expected[i]));
+  return worst;
+}
+
+class Parity : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Parity, OutputsAndEveryLayerMatchTheReference) {
+  const std::string name = GetParam();
+  const auto model = load_pretrained_model(testing::fixture_checkpoint(name));
+  const auto cases = testing::expected_cases(name);
+  ASSERT_GE(cases.size(), 6U);
+  std::vector<TokenSequence> sequences;
+  for (const auto& c : cases) sequences.push_back(c.sequence);
+  const auto predictions = model.predict(sequences, RunOptions{3, true});
+  ASSERT_EQ(predictions.size(), cases.size());
+  float worst_values = 0.0F;
+  float worst_states = 0.0F;
+  std::size_t layers_checked = 0;
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    ASSERT_EQ(predictions[i].values.size(), cases[i].values.size()) << "case " << i;
+    const float values = max_abs_difference(predictions[i].values.data(), cases[i].values);
+    EXPECT_LE(values, kTolerance) << name << " case " << i;
+    worst_values = std::max(worst_values, values);
+    if (cases[i].hidden_states.empty()) continue;
+    ASSERT_EQ(predictions[i].hidden_states.size(), cases[i].hidden_states.size()) << "case " << i;
+    for (std::size_t l = 0; l < cases[i].hidden_states.size(); ++l) {
+      const auto& state = predictions[i].hidden_states[l];
+      ASSERT_EQ(static_cast<std::size_t>(state.size()), cases[i].hidden_states[l].size()) << "case " << i << " layer " << l;
+      const float states = max_abs_difference(state.data(), cases[i].hidden_states[l]);
+      EXPECT_LE(states, kTolerance) << name << " case " << i << " layer " << l;
+      worst_states = std::max(worst_states, states);
+      ++layers_checked;
+    }
+  }
+  EXPECT_GE(layers_checked, 6U);
+  RecordProperty("max_abs_diff_outputs", std::to_string(worst_values));
+  RecordProperty("max_abs_diff_hidden_states", std::to_string(worst_states));
+  std::printf("[ parity ] %s: max |diff| outputs %.3g, hidden states %.3g\n", name.c_str(), worst_values, worst_states);
+}
+
+TEST_P(Parity, SameBytesForAnyThreadCountAndBatchSize) {
+  const std::string name = GetParam();
+  const auto model = load_pretrained_model(testing::fixture_checkpoint(name));
+  std::vector<TokenSequence> sequences;
+  for (const auto& c : testing::expected_cases(name)) sequences.push_back(c.sequence);
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const auto one = model.predict(sequences, RunOptions{1, false});
+  omp_set_num_threads(2);
+  const auto two = model.predict(sequences, RunOptions{5, false});
+  omp_set_num_threads(threads);
+  ASSERT_EQ(one.size(), two.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    ASSERT_EQ(one[i].values.size(), two[i].values.size());
+    EXPECT_EQ(std::memcmp(one[i].values.data(), two[i].values.data(), one[i].values.size() * sizeof(float)), 0) << "case " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Pretrained, Parity,
+                         ::testing::Values("bert-classifier", "bert-reranker-f16", "bert-embedding-sharded",
+                                           "roberta-classifier-bf16", "deberta-v3-classifier", "deberta-v2-classifier"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           for (auto& c : name) {
+                             if (c == '-') c = '_';
+                           }
+                           return name;
+                         });
+
+TEST(PretrainedHeads, EachFixtureHasTheHeadItsFolderDescribes) {
+  EXPECT_EQ(load_pretrained_model(testing::fixture_checkpoint("bert-classifier")).head(), HeadKind::classification);
+  EXPECT_EQ(load_pretrained_model(testing::fixture_checkpoint("bert-reranker-f16")).head(), HeadKind::score);
+  const auto embedding = load_pretrained_model(testing::fixture_checkpoint("bert-embedding-sharded"));
+  EXPECT_EQ(embedding.head(), HeadKind::embedding);
+  const auto deberta = load_pretrained_model(testing::fixture_checkpoint("deberta-v3-classifier"));
+  // Labels come from id2label in id order, never from a fixed list.
+  EXPECT_EQ(deberta.config().labels, (std::vector<std::string>{"entailment", "neutral", "contradiction"}));
+  EXPECT_EQ(load_pretrained_model(testing::fixture_checkpoint("bert-classifier")).config().labels,
+            (std::vector<std::string>{"contradiction", "entailment", "neutral"}));
+}
+
+TEST(PretrainedHeads, NormalisedEmbeddingsHaveUnitLength) {
+  const auto model = load_pretrained_model(testing::fixture_checkpoint("bert-embedding-sharded"));
+  const auto predictions = model.predict({TokenSequence{{2, 7, 9, 3}, {}}}, RunOptions{});
+  ASSERT_EQ(predictions[0].values.size(), 32U);
+  double squares = 0.0;
+  for (const float v : predictions[0].values) squares += static_cast<double>(v) * v;
+  EXPECT_NEAR(squares, 1.0, 1e-5);
+}
+
+}  // namespace
+}  // namespace claimrag::pretrained
