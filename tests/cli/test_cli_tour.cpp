@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -172,6 +173,33 @@ TEST(CliTourInputs, CompareAbstentionOnAUsersTableComparesAgainstItsFirstStrateg
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("(its strategies: retrieval_score, verifier_probability)"), std::string::npos) << unknown.err;
   EXPECT_FALSE(std::filesystem::exists(folder.path() / "b"));
+}
+
+TEST(CliTourInputs, PValuesBelowOneInAThousandPrintAsSuchWithTheResampleCount) {
+  TempFolder folder;
+  // 40 claims, every other one unsafe: "good" answers the 20 safe ones first, "bad" the unsafe
+  // ones, so at 30 % coverage good's risk is 0 and bad's 1 in every resample: p = 0 < 0.001.
+  std::string table = "claim_id\tanswered\tunsafe\tbad\tgood\n";
+  for (int c = 0; c < 40; ++c) {
+    const bool unsafe = c % 2 == 1;
+    table += "c" + std::to_string(c) + "\t1\t" + (unsafe ? "1" : "0") + "\t" + (unsafe ? "2" : "1") + "\t" + (unsafe ? "1" : "2") + "\n";
+  }
+  const auto test = folder.write("claims.tsv", table);
+  const auto outcome = run_claimrag("compare-abstention --resamples 200 --test " + test.string() + " --out " + (folder.path() / "out").string(),
+                                    folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.out.find("\trisk_at_30_p_vs_bad (200 resamples)\n"), std::string::npos) << outcome.out;
+  // good's risk is 0 for its first 20 answers, then j / (20 + j) after j unsafe ones; bad's is its
+  // complement at every coverage.
+  double good_aurc = 0;
+  for (int j = 1; j <= 20; ++j) good_aurc += j / (20.0 + j) / 40;
+  char good[64], bad[64];
+  std::snprintf(good, sizeof good, "good\t%.4f\t0.0000\t0.0000\t0.0000\t< 0.001\n", good_aurc);
+  std::snprintf(bad, sizeof bad, "bad\t%.4f\t1.0000\t1.0000\t1.0000\t-\n", 1 - good_aurc);
+  EXPECT_NE(outcome.out.find(good), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find(bad), std::string::npos) << outcome.out;
+  // The file keeps the number.
+  EXPECT_NE(slurp(folder.path() / "out/abstention.tsv").find("\t0.0000"), std::string::npos);
 }
 
 }  // namespace
