@@ -27,11 +27,14 @@ plot figure2_token_lengths "
   plot '$tables/token_lengths.tsv' using (strcol(1) eq 'test' ? bin*floor(\$2/bin)+bin/2.0 : 1/0):(1) skip 1 smooth frequency with boxes notitle;
   unset multiplot"
 
-# Figure 3: nDCG@10 and Recall@100 per system.
+# Figure 3: nDCG@10 and Recall@100 per system. The header row is skipped (not plotted as an
+# empty group), titles are not "enhanced" text (where @ is a control character), and the system
+# names are tilted so that long ones (hybrid_rerank, lexical_ranker) do not overlap.
 plot figure3_retrieval "
   set style data histograms; set style histogram clustered gap 1; set style fill solid 0.7;
-  set yrange [0:1]; set ylabel 'score'; set key top left; set xtics noenhanced;
-  plot '$tables/table5.tsv' using 2:xtic(1) title 'nDCG@10', '' using 4 title 'Recall@100'"
+  set yrange [0:1.15]; set ytics 0,0.2,1; set ylabel 'score'; set key top left horizontal noenhanced;
+  set xtics noenhanced rotate by -25; set bmargin 5;
+  plot '$tables/table5.tsv' skip 1 using 2:xtic(1) title 'nDCG@10', '' skip 1 using 4 title 'Recall@100'"
 
 # Figure 4: nDCG@k curves (table6.tsv transposed: a row per k, a column per system).
 awk -F'\t' '{ for (c = 1; c <= NF; c++) cell[NR, c] = $c; if (NF > width) width = NF }
@@ -42,8 +45,10 @@ plot figure4_ndcg_at_k "
   set xlabel 'k'; set ylabel 'nDCG@k'; set key bottom right noenhanced; set logscale x; set xtics (5, 10, 20, 50);
   plot for [c=2:$systems] '$figures/ndcg_at_k.tsv' using 1:c with linespoints pt 7 title columnhead(c)"
 
-# Figure 5: refusal rate against hallucination rate over the gate's thresholds.
+# Figure 5: refusal rate against hallucination rate over the gate's thresholds; each point is
+# labelled with its threshold on BM25's top-1 score.
 plot figure5_refusal_hallucination "
+  set title 'Each point: the gate answers when BM25 top-1 score >= the label' noenhanced;
   set xlabel 'refusal rate'; set ylabel 'hallucination rate (answered)'; set key off;
   plot '$tables/table8.tsv' skip 1 using 3:4 with linespoints pt 7, '' skip 1 using 3:4:(sprintf('%.0f', \$1)) with labels offset 1,1"
 

@@ -62,7 +62,8 @@ void add_evaluate_command(CLI::App& root) {
     double freeze_tolerance = 0;
   };
   auto options = std::make_shared<Options>();
-  auto* command = root.add_subcommand("evaluate", "Score a run (nDCG@k, Recall@k) and check it against frozen values");
+  auto* command = root.add_subcommand(
+      "evaluate", "Score a run, an evidence selection or verification predictions, and check them against frozen values");
   command->add_option("--data", options->data, "BEIR dataset folder (with --run or --evidence)");
   command->add_option("--split", options->split, "Qrels split to evaluate against (with --run or --evidence)");
   auto* run_option = command->add_option("--run", options->run, "TREC run file");

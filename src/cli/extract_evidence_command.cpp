@@ -12,7 +12,8 @@ void add_extract_evidence_command(CLI::App& root) {
     std::string data, run, out, model, save_model, original, config;
   };
   auto options = std::make_shared<Options>();
-  auto* command = root.add_subcommand("extract-evidence", "Train the sentence verifier and cite the top-2 sentences per claim");
+  auto* command = root.add_subcommand(
+      "extract-evidence", "Pick the two sentences of the top documents that best back each claim");
   add_data_option(*command, options->data);
   command->add_option("--run", options->run, "TREC run whose top documents give the candidate sentences")->required();
   command->add_option("--out", options->out, "JSON Lines to write (one claim a line); meta beside it")->required();

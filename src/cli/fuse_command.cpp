@@ -16,7 +16,8 @@ void add_fuse_command(CLI::App& root) {
     std::string config;
   };
   auto options = std::make_shared<Options>();
-  auto* command = root.add_subcommand("fuse", "Fuse two or more runs by reciprocal rank fusion");
+  auto* command = root.add_subcommand(
+      "fuse", "Merge two or more rankings into one by reciprocal rank fusion");
   command->add_option("--runs", options->runs, "TREC run files to fuse (at least two)")->required();
   command->add_option("--out", options->out, "Fused TREC run file to write")->required();
   command->add_option("--rrf-k", options->rrf_k, "RRF constant k (default: the config's, 60)")

@@ -25,7 +25,8 @@ void add_gate_command(CLI::App& root) {
     std::string thresholds, out, risk_coverage, decisions;
   };
   auto options = std::make_shared<Options>();
-  auto* command = root.add_subcommand("gate", "Answer or refuse each claim by a confidence signal: threshold sweeps, risk-coverage");
+  auto* command = root.add_subcommand(
+      "gate", "Answer or refuse each claim by a confidence signal, and measure how often the answers are wrong");
   add_data_option(*command, options->data);
   command->add_option("--split", options->split, "Split whose judged claims are gated")->required();
   command->add_option("--run", options->system_run,

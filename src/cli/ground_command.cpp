@@ -12,7 +12,7 @@ void add_ground_command(CLI::App& root) {
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
-      "ground", "Claim-level selective grounding: keep the sentences of each answer that its context supports");
+      "ground", "Keep the sentences of an answer that its sources support and drop the rest (or answer \"I don't know\")");
   command->add_option("--answers", options->answers, "JSON Lines of {\"id\", \"answer\", \"context\"?}")->required();
   command->add_option("--out", options->out, "JSON Lines to write, one grounded answer a line")->required();
   add_data_option(*command, options->data)->required(false);

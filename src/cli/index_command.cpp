@@ -13,7 +13,8 @@ void add_index_command(CLI::App& root) {
     std::string config;
   };
   auto options = std::make_shared<Options>();
-  auto* command = root.add_subcommand("index", "Build a retrieval index (BM25) or train a dense model");
+  auto* command = root.add_subcommand(
+      "index", "Build a BM25 index of a corpus, or train a dense retriever on it");
   add_data_option(*command, options->data);
   add_method_option(*command, options->method);
   command->add_option("--out", options->out, "Index folder to write")->required();

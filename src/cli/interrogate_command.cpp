@@ -7,7 +7,7 @@ namespace claimrag::cli {
 void add_interrogate_command(CLI::App& root) {
   auto options = std::make_shared<interrogation::InterrogateCommand>();
   auto* command = root.add_subcommand(
-      "interrogate", "Ask every (claim, abstract) pair agreeing and conflicting probes K times and fuse the answers");
+      "interrogate", "Ask many agreeing and conflicting questions about each (claim, abstract) pair and fuse the answers into a verdict");
   auto* pairs = command->add_option("--pairs", options->pairs,
                                     "JSON Lines {\"id\", \"claim\", \"doc_id\"|\"evidence\"[, \"claim_id\"]}");
   auto* split = command->add_option("--split", options->split, "Interrogate this split's claims with their top --k documents of --run");

@@ -17,7 +17,7 @@ void add_rerank_command(CLI::App& root) {
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
-      "rerank", "Rerank the top of a run with the logistic-regression reranker (--train fits it first)");
+      "rerank", "Reorder the top of a ranking with the trained reranker (--train fits it first)");
   add_data_option(*command, options->data);
   command->add_option("--index", options->index, "BM25 index folder written by claimrag index")->required();
   command->add_option("--run", options->run, "TREC run to rerank")->required();

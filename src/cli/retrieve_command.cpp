@@ -19,7 +19,8 @@ void add_retrieve_command(CLI::App& root) {
     std::string config;
   };
   auto options = std::make_shared<Options>();
-  auto* command = root.add_subcommand("retrieve", "Retrieve the top-k documents per query as a TREC run");
+  auto* command = root.add_subcommand(
+      "retrieve", "Rank a corpus's documents for each claim and write the top k as a TREC run");
   add_data_option(*command, options->data);
   command->add_option("--index", options->index, "Index folder written by claimrag index")->required();
   add_method_option(*command, options->method);

@@ -36,7 +36,7 @@ void add_sufficiency_command(CLI::App& root) {
   auto flags = std::make_shared<SufficiencyFlags>();
   auto& options = flags->command;
   auto* command = root.add_subcommand(
-      "sufficiency", "Judge whether each evidence set supports, refutes or is insufficient for its claim, and answer or abstain");
+      "sufficiency", "Decide whether a set of passages supports, refutes or is insufficient for a claim, and answer or abstain");
   command->add_option("--examples", options.examples, "JSON Lines {\"id\", \"claim\", \"evidence\": [passage, ...]}");
   command->add_option("--data", flags->run.data, "With --run: the BEIR folder of the run's documents");
   command->add_option("--run", flags->run.run, "Instead of --examples: a TREC run, each claim's top --k documents as passages");
@@ -57,7 +57,8 @@ void add_sufficiency_command(CLI::App& root) {
 void add_sufficiency_bench_command(CLI::App& root) {
   auto options = std::make_shared<sufficiency::SufficiencyBenchCommand>();
   auto config = std::make_shared<std::string>();
-  auto* command = root.add_subcommand("sufficiency-bench", "Build the evidence-sufficiency benchmark from SciFact's original layout");
+  auto* command = root.add_subcommand(
+      "sufficiency-bench", "Build the evidence-sufficiency benchmark from SciFact's original release");
   command->add_option("--original", options->original, "SciFact's original layout (corpus.jsonl, claims_train/dev.jsonl)")->required();
   command->add_option("--out", options->out, "The benchmark, JSON Lines")->required();
   add_config_option(*command, *config);

@@ -15,7 +15,7 @@ void add_verify_command(CLI::App& root) {
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
-      "verify", "SUPPORT / CONTRADICT / NOT_ENOUGH_INFO per (claim, abstract): for a run's claims, a pairs file or one claim");
+      "verify", "Say whether abstracts SUPPORT or CONTRADICT a claim (else NOT_ENOUGH_INFO): one claim, a file of pairs, or a run's claims");
   add_data_option(*command, options->data)->required(false);
   auto* split = command->add_option("--split", options->split, "Verify the judged claims of this split (qrels/NAME.tsv)");
   auto* queries = command->add_option("--queries", options->queries, "Verify the claims of this BEIR-style queries.jsonl");

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -76,6 +77,11 @@ TEST(CliBeirAny, ReproduceRunsOnASecondDatasetWithoutSciFactsStages) {
                                   " --freeze " + frozen.string(),
                               folder.path());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  // stdout holds the verdict lines (none: this configuration expects nothing) and one summary line;
+  // progress went to stderr.
+  EXPECT_EQ(outcome.out.rfind("0 OK, 0 FAIL, ", 0), 0u) << outcome.out;
+  EXPECT_EQ(std::count(outcome.out.begin(), outcome.out.end(), '\n'), 1) << outcome.out;
+  EXPECT_NE(outcome.err.find("reproduction -> "), std::string::npos) << outcome.err;
   // The judged document the corpus lacks: a warning with the count and the first ids.
   EXPECT_NE(outcome.err.find("qrels/test.tsv: 1 judged document(s) missing from"), std::string::npos) << outcome.err;
   EXPECT_NE(outcome.err.find("(first: doc-missing)"), std::string::npos) << outcome.err;

@@ -10,7 +10,7 @@
 //   frequency (ties to the smaller term id), then ln(1 + the abstract's length in tokens).
 // With few features and strong regularisation it cannot single out an abstract, so it carries
 // over to abstracts no training claim cites; a family-grouped cross-validation measures that
-// (README, "Lexical ranker").
+// (docs/retrieval.md, "Lexical ranker").
 #include <cstddef>
 #include <vector>
 

@@ -3,7 +3,7 @@
 // -ed, gerund -ing, final -y). Claims paraphrase their abstracts by inflection and derivation
 // ("reduces" / "reduced" / "reduction"), which exact-token BM25 misses. Step 1 alone leaves
 // "increase" and "increas" (from "increased") apart, which step 5 unites; on SciFact's train
-// claims the whole stemmer retrieves better (README, "Lexical ranker").
+// claims the whole stemmer retrieves better (docs/retrieval.md, "Lexical ranker").
 #include <string>
 #include <string_view>
 

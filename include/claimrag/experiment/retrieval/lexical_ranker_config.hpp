@@ -1,6 +1,6 @@
 #pragma once
 // "lexical_ranker" in a configuration: the lexical ranker's recipe (retrieval/lexical_ranker.hpp).
-// Every value was chosen by family-grouped cross-validation on the train claims (README,
+// Every value was chosen by family-grouped cross-validation on the train claims (docs/retrieval.md,
 // "Lexical ranker"); the defaults are those choices.
 //   stemmer               "porter" | "inflection" | "none"
 //   k1, b                 BM25 of whole abstracts and titles (stemmed and exact)
