@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   claimrag::cli::add_sufficiency_bench_command(root);
   claimrag::cli::add_ground_command(root);
   claimrag::cli::add_compare_abstention_command(root);
+  claimrag::cli::add_predict_command(root);
 
   try {
     root.parse(argc, argv);
