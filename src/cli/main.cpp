@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   // Registered in the order `claimrag --help` lists them; the group of each is set below.
   claimrag::cli::add_reproduce_command(root);
   claimrag::cli::add_verify_command(root);
+  claimrag::cli::add_predict_command(root);
   claimrag::cli::add_ground_command(root);
   claimrag::cli::add_sufficiency_command(root);
   claimrag::cli::add_interrogate_command(root);

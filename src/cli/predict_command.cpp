@@ -1,0 +1,28 @@
+#include <spdlog/spdlog.h>
+
+#include "claimrag/pretrained/predict.hpp"
+#include "commands.hpp"
+#include "options.hpp"
+
+namespace claimrag::cli {
+
+void add_predict_command(CLI::App& root) {
+  auto options = std::make_shared<pretrained::PredictOptions>();
+  auto* command = root.add_subcommand(
+      "predict", "Run a Hugging Face encoder checkpoint (BERT, RoBERTa, DeBERTa-v2/v3) over texts or text pairs");
+  command->add_option("--checkpoint", options->checkpoint, "Model folder: config.json, safetensors weights, tokenizer")
+      ->required();
+  command->add_option("--pairs", options->pairs, "JSON Lines of {\"id\", \"text\", \"text_pair\"?}")->required();
+  command->add_option("--out", options->out, "JSON Lines to write, one line per input in input order")->required();
+  command->add_option("--max-length", options->max_length, "Tokens per input, special ones included (default: the model's positions)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--batch-size", options->batch_size, "Sequences held in memory at once (default 32)")
+      ->check(CLI::PositiveNumber);
+  add_threads_option(*command);
+  command->callback([options] {
+    const auto summary = pretrained::run_predict(*options);
+    spdlog::info("predict: {} lines written to {}", summary.inputs, options->out.string());
+  });
+}
+
+}  // namespace claimrag::cli
