@@ -25,7 +25,7 @@ void add_compare_abstention_command(CLI::App& root) {
       ->required();
   command->add_option("--reference", options->reference, "Strategy the others are compared against (default: the config's, bm25_top1)");
   command->add_option("--resamples", options->resamples, "Bootstrap resamples over claims (default: the config's, 1000)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in(1, 1e6));
   add_config_option(*command, options->config);
   command->callback([options] {
     const auto config = config_from(options->config);
@@ -34,7 +34,9 @@ void add_compare_abstention_command(CLI::App& root) {
     if (options->resamples > 0) settings.resamples = options->resamples;
     std::optional<std::filesystem::path> train;
     if (!options->train.empty()) train = options->train;
-    const auto comparison = abstention::run_compare_abstention(options->test, train, settings, options->out);
+    abstention::AbstentionComparison comparison;
+    with_outputs({.inputs = {options->test, options->train, options->config}, .folders = {options->out}},
+                 [&] { comparison = abstention::run_compare_abstention(options->test, train, settings, options->out); });
     io::Table summary{{"strategy", "aurc", "risk_at_30", "risk_at_30_lower_95", "risk_at_30_upper_95",
                        "risk_at_30_p_value_vs_" + settings.reference},
                       {}};

@@ -9,12 +9,14 @@
 
 #include "claimrag/error.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 
 int main(int argc, char** argv) {
   using claimrag::ExitCode;
   auto logger = spdlog::stderr_color_st("claimrag");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("[%H:%M:%S] %^%l%$ %v");
+  claimrag::cli::cap_threads_from_environment();
 
   CLI::App root{"claimrag: claim-aware scientific retrieval-augmented generation, reproduced"};
   root.set_version_flag("--version", std::string(CLAIMRAG_VERSION));
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
   root.parse_complete_callback([&] {
     spdlog::set_level(quiet ? spdlog::level::warn
                             : verbose ? spdlog::level::debug : spdlog::level::info);
+    claimrag::cli::refuse_empty_values(root);
   });
 
 

@@ -25,8 +25,10 @@ void add_reproduce_command(CLI::App& root) {
   add_freeze_options(*command, options->freeze, options->freeze_tolerance);
   add_threads_option(*command);
   command->callback([options] {
+    io::OutputPlan plan({.inputs = {options->config}, .files = {options->freeze}, .folders = {options->out}});
     const auto config = experiment::load_config(options->config);
     const auto reproduction = experiment::reproduce(config, {options->out, options->force, options->freeze, options->freeze_tolerance});
+    plan.commit();
     for (const auto& line : reproduction.check.lines) std::cout << line.message << '\n';
     spdlog::info("reproduction -> {} (REPORT.md, tables/, runs/, models/)", options->out);
     if (reproduction.check.failures() > 0) {
