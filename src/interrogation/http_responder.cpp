@@ -65,9 +65,16 @@ Attempt attempt_once(httplib::Client& client, const std::string& path, const std
   request.set_header("Content-Type", "application/json");
   std::string reply;
   bool cut = false;
+  bool late = false;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::microseconds(static_cast<std::int64_t>(std::llround(deadline_seconds * 1e6)));
   request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
     if (reply.size() + length > max_bytes) {
       cut = true;  // stop reading: a runaway reply must not take the memory
+      return false;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      late = true;  // the watchdog's stop() ends a blocked read; this ends a reply arriving in pieces
       return false;
     }
     reply.append(data, length);
@@ -76,8 +83,7 @@ Attempt attempt_once(httplib::Client& client, const std::string& path, const std
   {
     std::lock_guard lock(clock.mutex);
     clock.client = &client;
-    clock.deadline = std::chrono::steady_clock::now() +
-                     std::chrono::microseconds(static_cast<std::int64_t>(std::llround(deadline_seconds * 1e6)));
+    clock.deadline = deadline;
     clock.running = true;
     clock.expired = false;
   }
@@ -91,7 +97,7 @@ Attempt attempt_once(httplib::Client& client, const std::string& path, const std
     expired = clock.expired;
   }
   if (cut) return {std::nullopt, "the reply is longer than " + std::to_string(max_bytes) + " bytes (--max-reply-bytes)"};
-  if (expired) return {std::nullopt, "no complete reply within the deadline of " + std::to_string(deadline_seconds) + " s"};
+  if (expired || late) return {std::nullopt, "no complete reply within the deadline of " + std::to_string(deadline_seconds) + " s"};
   if (!sent) return {std::nullopt, httplib::to_string(error)};
   if (response.status != 200) return {std::nullopt, "HTTP status " + std::to_string(response.status)};
   // A proxy's HTML error page, a truncated body or another API's shape: not an answer.

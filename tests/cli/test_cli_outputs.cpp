@@ -134,7 +134,8 @@ TEST(CliOutputs, NumericOptionsHaveCheckedRanges) {
 TEST(CliOutputs, CompareAbstentionRefusesAFolderItDidNotWrite) {
   claimrag::testing::TempFolder folder;
   const auto test = folder.write("test.tsv",
-                                 "claim_id\tanswered\tunsafe\tgate\tjudge\n1\t1\t0\t1\t0.9\n2\t1\t1\t5\t0.2\n3\t1\t0\t2\t0.8\n");
+                                 "claim_id\tanswered\tunsafe\tgate\tjudge\n1\t1\t0\t1\t0.9\n2\t1\t1\t5\t0.2\n3\t1\t0\t2\t0.8\n"
+                                 "4\t1\t1\t4\t0.1\n5\t1\t1\t3\t0.3\n");
   const auto out = folder.path() / "cmp";
   const std::string command = "compare-abstention --config configs/scifact.json --reference gate --resamples 50 --test " +
                               test.string() + " --out " + out.string();
