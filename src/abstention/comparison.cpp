@@ -1,7 +1,11 @@
 #include "claimrag/abstention/comparison.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <system_error>
 
 #include "claimrag/abstention/stacked_strategy.hpp"
 #include "claimrag/error.hpp"
@@ -163,8 +167,32 @@ void write_abstention_comparison(const AbstentionComparison& comparison, const C
   files.commit();
 }
 
+namespace {
+
+// The files write_abstention_comparison writes: a folder holding anything else (but claimrag's own
+// temporaries and journals of them) was not written by compare-abstention.
+void refuse_foreign_folder(const std::filesystem::path& folder) {
+  static const std::array<std::string, 4> kOwn{"abstention.tsv", "abstention_curves.tsv", "abstention_operating_points.tsv",
+                                               "abstention.json"};
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    const bool own = std::any_of(kOwn.begin(), kOwn.end(), [&](const std::string& file) {
+      return name == file || name.starts_with("." + file + ".tmp.") || name.starts_with("." + file + ".commit.") ||
+             name.starts_with(".." + file + ".");
+    });
+    if (!own) {
+      throw UsageError(folder.string() + " is not empty and was not written by compare-abstention (it holds " + name +
+                       "): claimrag never deletes what it did not write; choose another --out or empty it yourself");
+    }
+  }
+}
+
+}  // namespace
+
 AbstentionComparison run_compare_abstention(const std::filesystem::path& test, const std::optional<std::filesystem::path>& train,
                                             const ComparisonSettings& settings, const std::filesystem::path& out) {
+  refuse_foreign_folder(out);
   const ClaimsTable test_table = read_claims_table(test);
   std::optional<ClaimsTable> train_table;
   if (train) train_table = read_claims_table(*train);

@@ -10,7 +10,7 @@ namespace claimrag::cli {
 
 void add_compare_abstention_command(CLI::App& root) {
   struct Options {
-    std::string test, train, reference, config;
+    std::string test, train, config;
     abstention::CompareAbstentionRequest request;
   };
   auto options = std::make_shared<Options>();
@@ -27,13 +27,15 @@ void add_compare_abstention_command(CLI::App& root) {
                       "Strategy the others are compared against (default: the config's, bm25_top1, when the table has it, "
                       "else the table's first strategy)");
   command->add_option("--resamples", options->request.resamples, "Bootstrap resamples over claims (default: the config's, 1000)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in(1, 1e6));
   add_config_option(*command, options->config);
   command->callback([options] {
     auto request = options->request;
     request.test = options->test;
     if (!options->train.empty()) request.train = options->train;
-    const auto outcome = abstention::compare_abstention_command(request, config_from(options->config).abstention);
+    abstention::CompareAbstentionOutcome outcome;
+    with_outputs({.inputs = {options->test, options->train, options->config}, .folders = {request.out}},
+                 [&] { outcome = abstention::compare_abstention_command(request, config_from(options->config).abstention); });
     if (outcome.reference_defaulted_to_first) {
       spdlog::info("compare-abstention: the reference is {}, the table's first strategy (--reference NAME picks another)",
                    outcome.settings.reference);

@@ -42,26 +42,107 @@ void freeze_section(const Options& options, const std::string& section, const st
                                   "Frozen by claimrag evaluate --freeze");
 }
 
+struct EvaluateOptions {
+  std::string data;
+  std::string split;
+  std::string run;
+  std::string metrics;
+  std::string out;
+  std::string check;
+  std::string section;
+  std::string evidence;
+  std::string original;
+  std::string config;
+  std::string results;
+  std::string verification;
+  std::string freeze;
+  double freeze_tolerance = 0;
+};
+
+/// The whole subcommand, in one of its modes: --results, --verification, --evidence or --run.
+void evaluate(const EvaluateOptions& flags) {
+  const EvaluateOptions* options = &flags;
+  if (!options->results.empty()) {
+    if (!options->run.empty() || !options->evidence.empty()) throw UsageError("--results goes without --run and --evidence");
+    if (options->check.empty() && options->freeze.empty()) throw UsageError("--results needs --check or --freeze");
+    const auto results = experiment::read_results(options->results);
+    if (!options->freeze.empty()) {
+      experiment::freeze_expectations(results, options->freeze, options->freeze_tolerance,
+                                      "Frozen by claimrag evaluate --freeze from " + options->results);
+    }
+    if (!options->check.empty()) print_and_enforce(experiment::check_all(options->check, results), options->check);
+    return;
+  }
+  if (!options->verification.empty()) {
+    if (options->original.empty() || options->split.empty() || options->out.empty()) {
+      throw UsageError("--verification needs --original, --split and --out");
+    }
+    const auto metrics = experiment::evaluate_verification({options->verification, options->original, options->split});
+    if (metrics.claims_without_prediction > 0) {
+      spdlog::warn("{} claims of split {} have no line in {}: they predict nothing", metrics.claims_without_prediction,
+                   options->split, options->verification);
+    }
+    if (metrics.documents_over_sentence_cap > 0) {
+      spdlog::warn("{} predicted abstracts have more than 3 sentences: the abstract level reads the first 3",
+                   metrics.documents_over_sentence_cap);
+    }
+    experiment::write_verification_evaluation(metrics, options->verification, options->split, options->out);
+    const std::string section = options->section.empty() ? "verification" : options->section;
+    const auto values = experiment::verification_metric_values(metrics.scores);
+    freeze_section(*options, section, values);
+    report_and_check("verification", values, options->check, section);
+    return;
+  }
+  if (options->run.empty() == options->evidence.empty()) {
+    throw UsageError("evaluate needs exactly one of --run, --evidence, --verification and --results");
+  }
+  if (options->data.empty() || options->split.empty() || options->out.empty()) {
+    throw UsageError("--run and --evidence need --data, --split and --out");
+  }
+  if (!options->evidence.empty()) {
+    const auto config = config_from(options->config);
+    const auto evaluation = experiment::evaluate_evidence(
+        {options->data, options->split, options->evidence, options->original, config.evidence.min_sentence_characters});
+    if (evaluation.claims_missing_from_selections > 0) {
+      spdlog::warn("{} judged claims have no line in {}: they score 0", evaluation.claims_missing_from_selections, options->evidence);
+    }
+    experiment::write_evidence_evaluation(evaluation, options->evidence, options->split, options->out,
+                                          experiment::load_paper_numbers(config.paper).section("evidence"));
+    freeze_section(*options, options->section.empty() ? "evidence" : options->section, evaluation.mean);
+    report_and_check("evidence", evaluation.mean, options->check, options->section.empty() ? "evidence" : options->section);
+    return;
+  }
+  const auto run = run::read_trec_run(options->run);
+  const std::string section = options->section.empty() ? experiment::section_for_tag(run.tag) : options->section;
+  std::string metric_list = options->metrics;
+  if (metric_list.empty()) {
+    metric_list = options->check.empty() ? experiment::default_config().evaluation.metrics
+                                         : join(experiment::expected_metrics(options->check, section));
+  }
+  const auto specs = metrics::parse_metric_list(metric_list);
+  const auto qrels = dataset::load_split(options->data, options->split);
+  const auto evaluation = metrics::evaluate_run(run, qrels, specs);
+  if (evaluation.queries_missing_from_run > 0) {
+    spdlog::warn("{} judged queries have no ranking in {}: they score 0", evaluation.queries_missing_from_run, options->run);
+  }
+  if (evaluation.queries_without_judgments > 0) {
+    spdlog::info("{} queries of the run are not judged in split {}: left out", evaluation.queries_without_judgments,
+                 options->split);
+  }
+  experiment::write_evaluation(evaluation, run.tag, options->split, options->out);
+  std::map<std::string, double> computed;
+  for (std::size_t m = 0; m < specs.size(); ++m) {
+    computed[specs[m].name()] = evaluation.mean[m];
+    std::cout << run.tag << '\t' << specs[m].name() << '\t' << io::fixed(evaluation.mean[m], 6) << '\n';
+  }
+  freeze_section(*options, section, computed);
+  if (!options->check.empty()) print_and_enforce(experiment::check_section(options->check, section, computed), options->check);
+}
+
 }  // namespace
 
 void add_evaluate_command(CLI::App& root) {
-  struct Options {
-    std::string data;
-    std::string split;
-    std::string run;
-    std::string metrics;
-    std::string out;
-    std::string check;
-    std::string section;
-    std::string evidence;
-    std::string original;
-    std::string config;
-    std::string results;
-    std::string verification;
-    std::string freeze;
-    double freeze_tolerance = 0;
-  };
-  auto options = std::make_shared<Options>();
+  auto options = std::make_shared<EvaluateOptions>();
   auto* command = root.add_subcommand(
       "evaluate", "Score a run, an evidence selection or verification predictions, and check them against frozen values");
   command->add_option("--data", options->data, "BEIR dataset folder (with --run or --evidence)");
@@ -88,81 +169,14 @@ void add_evaluate_command(CLI::App& root) {
                       "Section of --check to compare with (default: the run's tag, '+' read as '_')");
   add_freeze_options(*command, options->freeze, options->freeze_tolerance);
   command->callback([options] {
-    if (!options->results.empty()) {
-      if (!options->run.empty() || !options->evidence.empty()) throw UsageError("--results goes without --run and --evidence");
-      if (options->check.empty() && options->freeze.empty()) throw UsageError("--results needs --check or --freeze");
-      const auto results = experiment::read_results(options->results);
-      if (!options->freeze.empty()) {
-        experiment::freeze_expectations(results, options->freeze, options->freeze_tolerance,
-                                        "Frozen by claimrag evaluate --freeze from " + options->results);
-      }
-      if (!options->check.empty()) print_and_enforce(experiment::check_all(options->check, results), options->check);
-      return;
+    io::OutputDeclaration files{.inputs = {options->data, options->run, options->evidence, options->verification,
+                                           options->original, options->config, options->results, options->check},
+                                .files = {options->freeze}};
+    if (!options->out.empty()) {  // a prefix: its table and JSON
+      files.files.emplace_back(options->out + ".tsv");
+      files.files.emplace_back(options->out + ".json");
     }
-    if (!options->verification.empty()) {
-      if (options->original.empty() || options->split.empty() || options->out.empty()) {
-        throw UsageError("--verification needs --original, --split and --out");
-      }
-      const auto metrics = experiment::evaluate_verification({options->verification, options->original, options->split});
-      if (metrics.claims_without_prediction > 0) {
-        spdlog::warn("{} claims of split {} have no line in {}: they predict nothing", metrics.claims_without_prediction,
-                     options->split, options->verification);
-      }
-      if (metrics.documents_over_sentence_cap > 0) {
-        spdlog::warn("{} predicted abstracts have more than 3 sentences: the abstract level reads the first 3",
-                     metrics.documents_over_sentence_cap);
-      }
-      experiment::write_verification_evaluation(metrics, options->verification, options->split, options->out);
-      const std::string section = options->section.empty() ? "verification" : options->section;
-      const auto values = experiment::verification_metric_values(metrics.scores);
-      freeze_section(*options, section, values);
-      report_and_check("verification", values, options->check, section);
-      return;
-    }
-    if (options->run.empty() == options->evidence.empty()) {
-      throw UsageError("evaluate needs exactly one of --run, --evidence, --verification and --results");
-    }
-    if (options->data.empty() || options->split.empty() || options->out.empty()) {
-      throw UsageError("--run and --evidence need --data, --split and --out");
-    }
-    if (!options->evidence.empty()) {
-      const auto config = config_from(options->config);
-      const auto evaluation = experiment::evaluate_evidence(
-          {options->data, options->split, options->evidence, options->original, config.evidence.min_sentence_characters});
-      if (evaluation.claims_missing_from_selections > 0) {
-        spdlog::warn("{} judged claims have no line in {}: they score 0", evaluation.claims_missing_from_selections, options->evidence);
-      }
-      experiment::write_evidence_evaluation(evaluation, options->evidence, options->split, options->out,
-                                            experiment::load_paper_numbers(config.paper).section("evidence"));
-      freeze_section(*options, options->section.empty() ? "evidence" : options->section, evaluation.mean);
-      report_and_check("evidence", evaluation.mean, options->check, options->section.empty() ? "evidence" : options->section);
-      return;
-    }
-    const auto run = run::read_trec_run(options->run);
-    const std::string section = options->section.empty() ? experiment::section_for_tag(run.tag) : options->section;
-    std::string metric_list = options->metrics;
-    if (metric_list.empty()) {
-      metric_list = options->check.empty() ? experiment::default_config().evaluation.metrics
-                                           : join(experiment::expected_metrics(options->check, section));
-    }
-    const auto specs = metrics::parse_metric_list(metric_list);
-    const auto qrels = dataset::load_split(options->data, options->split);
-    const auto evaluation = metrics::evaluate_run(run, qrels, specs);
-    if (evaluation.queries_missing_from_run > 0) {
-      spdlog::warn("{} judged queries have no ranking in {}: they score 0", evaluation.queries_missing_from_run, options->run);
-    }
-    if (evaluation.queries_without_judgments > 0) {
-      spdlog::info("{} queries of the run are not judged in split {}: left out", evaluation.queries_without_judgments,
-                   options->split);
-    }
-    experiment::write_evaluation(evaluation, run.tag, options->split, options->out);
-    std::map<std::string, double> computed;
-    for (std::size_t m = 0; m < specs.size(); ++m) {
-      computed[specs[m].name()] = evaluation.mean[m];
-      std::cout << run.tag << '\t' << specs[m].name() << '\t' << io::fixed(evaluation.mean[m], 6) << '\n';
-    }
-    freeze_section(*options, section, computed);
-    if (!options->check.empty()) print_and_enforce(experiment::check_section(options->check, section, computed), options->check);
+    with_outputs(files, [&] { evaluate(*options); });
   });
 }
 

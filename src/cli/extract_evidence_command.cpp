@@ -34,7 +34,11 @@ void add_extract_evidence_command(CLI::App& root) {
     request.save_model = options->save_model;
     request.original = options->original;
     request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
-    experiment::run_extract_evidence(request, config_from(options->config));
+    std::filesystem::path meta = request.out;  // the selections' meta file is written beside them
+    meta.replace_extension(".meta.json");
+    with_outputs({.inputs = {options->data, options->run, options->model, options->original, options->config},
+                  .files = {options->out, meta, options->save_model}},
+                 [&] { experiment::run_extract_evidence(request, config_from(options->config)); });
   });
 }
 

@@ -21,9 +21,9 @@ void add_fuse_command(CLI::App& root) {
   command->add_option("--runs", options->runs, "TREC run files to fuse (at least two)")->required();
   command->add_option("--out", options->out, "Fused TREC run file to write")->required();
   command->add_option("--rrf-k", options->rrf_k, "RRF constant k (default: the config's, 60)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_in(0, 1e6));
   command->add_option("--depth", options->depth, "Documents read from each run and written (default: the config's, 200)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in(1, 1e6));
   command->add_option("--tag", options->tag, "Tag of the fused run")->capture_default_str();
   add_config_option(*command, options->config);
   command->callback([options] {
@@ -31,8 +31,13 @@ void add_fuse_command(CLI::App& root) {
     const fusion::RrfOptions rrf{options->rrf_k >= 0 ? options->rrf_k : config.fusion.rrf_k,
                                  options->depth > 0 ? options->depth : config.fusion.depth, options->tag};
     const std::vector<std::filesystem::path> files(options->runs.begin(), options->runs.end());
-    const auto fused = experiment::fuse_run_files(files, rrf);
-    run::write_trec_run(fused, options->out);
+    std::vector<std::filesystem::path> inputs = files;
+    inputs.emplace_back(options->config);
+    run::Run fused;
+    with_outputs({.inputs = inputs, .files = {options->out}}, [&] {
+      fused = experiment::fuse_run_files(files, rrf);
+      run::write_trec_run(fused, options->out);
+    });
     spdlog::info("fused {} runs (k = {}, depth {}): {} queries -> {}", files.size(), rrf.k, rrf.depth,
                  fused.rankings.size(), options->out);
   });

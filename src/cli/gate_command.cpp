@@ -47,46 +47,51 @@ void add_gate_command(CLI::App& root) {
   command->add_option("--risk-coverage", options->risk_coverage, "Risk-coverage TSV: a row per signal");
   command->add_option("--decisions", options->decisions, "Per-claim decisions JSONL (one signal, one threshold)");
   command->callback([options] {
-    if (options->out.empty() && options->risk_coverage.empty() && options->decisions.empty()) {
-      throw UsageError("nothing to write: give --out, --risk-coverage or --decisions");
-    }
-    if ((!options->out.empty() || !options->decisions.empty()) && options->thresholds.empty()) {
-      throw UsageError("--out and --decisions need --thresholds");
-    }
-    if (!options->decisions.empty() && options->signals.size() != 1) throw UsageError("--decisions needs exactly one signal");
-    experiment::GateRequest request;
-    request.data = options->data;
-    request.split = options->split;
-    request.system_run = options->system_run;
-    request.bm25_run = options->bm25_run;
-    request.dense_run = options->dense_run;
-    request.rerank_run = options->rerank_run;
-    request.signal_file = options->signal_file;
-    request.evidence = options->evidence;
-    if (!options->evidence.empty()) {
-      request.min_sentence_characters = config_from(options->config).evidence.min_sentence_characters;
-    }
-    const experiment::GateData data(request);
-    const auto spec = options->thresholds.empty() ? gate::ThresholdSpec{} : gate::parse_thresholds(options->thresholds);
-    io::Table sweep_table{experiment::sweep_columns(), {}};
-    io::Table curve_table{experiment::risk_coverage_columns(), {}};
-    for (const auto& signal : options->signals) {
-      const auto claims = data.outcomes(signal);
-      std::vector<double> values;
-      for (const auto& claim : claims) values.push_back(claim.signal);
-      if (!options->thresholds.empty()) {
-        const auto thresholds = gate::resolve_thresholds(spec, values);
-        experiment::append_sweep(signal, gate::sweep(claims, thresholds), sweep_table.rows);
-        if (!options->decisions.empty()) {
-          if (thresholds.size() != 1) throw UsageError("--decisions needs exactly one threshold, got " + std::to_string(thresholds.size()));
-          experiment::write_decisions(claims, signal, thresholds.front(), options->decisions);
-        }
+    const io::OutputDeclaration files{.inputs = {options->data, options->system_run, options->bm25_run, options->dense_run,
+                                                 options->rerank_run, options->signal_file, options->evidence, options->config},
+                                      .files = {options->out, options->risk_coverage, options->decisions}};
+    with_outputs(files, [&] {
+      if (options->out.empty() && options->risk_coverage.empty() && options->decisions.empty()) {
+        throw UsageError("nothing to write: give --out, --risk-coverage or --decisions");
       }
-      experiment::append_risk_coverage(signal, gate::risk_coverage(claims), curve_table.rows);
-    }
-    if (!options->out.empty()) io::write_tsv(sweep_table, options->out);
-    if (!options->risk_coverage.empty()) io::write_tsv(curve_table, options->risk_coverage);
-    spdlog::info("{} claims, {} signal(s) gated", data.claim_ids().size(), options->signals.size());
+      if ((!options->out.empty() || !options->decisions.empty()) && options->thresholds.empty()) {
+        throw UsageError("--out and --decisions need --thresholds");
+      }
+      if (!options->decisions.empty() && options->signals.size() != 1) throw UsageError("--decisions needs exactly one signal");
+      experiment::GateRequest request;
+      request.data = options->data;
+      request.split = options->split;
+      request.system_run = options->system_run;
+      request.bm25_run = options->bm25_run;
+      request.dense_run = options->dense_run;
+      request.rerank_run = options->rerank_run;
+      request.signal_file = options->signal_file;
+      request.evidence = options->evidence;
+      if (!options->evidence.empty()) {
+        request.min_sentence_characters = config_from(options->config).evidence.min_sentence_characters;
+      }
+      const experiment::GateData data(request);
+      const auto spec = options->thresholds.empty() ? gate::ThresholdSpec{} : gate::parse_thresholds(options->thresholds);
+      io::Table sweep_table{experiment::sweep_columns(), {}};
+      io::Table curve_table{experiment::risk_coverage_columns(), {}};
+      for (const auto& signal : options->signals) {
+        const auto claims = data.outcomes(signal);
+        std::vector<double> values;
+        for (const auto& claim : claims) values.push_back(claim.signal);
+        if (!options->thresholds.empty()) {
+          const auto thresholds = gate::resolve_thresholds(spec, values);
+          experiment::append_sweep(signal, gate::sweep(claims, thresholds), sweep_table.rows);
+          if (!options->decisions.empty()) {
+            if (thresholds.size() != 1) throw UsageError("--decisions needs exactly one threshold, got " + std::to_string(thresholds.size()));
+            experiment::write_decisions(claims, signal, thresholds.front(), options->decisions);
+          }
+        }
+        experiment::append_risk_coverage(signal, gate::risk_coverage(claims), curve_table.rows);
+      }
+      if (!options->out.empty()) io::write_tsv(sweep_table, options->out);
+      if (!options->risk_coverage.empty()) io::write_tsv(curve_table, options->risk_coverage);
+      spdlog::info("{} claims, {} signal(s) gated", data.claim_ids().size(), options->signals.size());
+    });
   });
 }
 

@@ -18,13 +18,13 @@ void add_ground_command(CLI::App& root) {
   add_data_option(*command, options->data)->required(false);
   command->add_option("--original", options->original, "SciFact release layout: its abstracts' sentences");
   command->add_option("--run", options->run, "TREC run giving the context of answers without one (by answer id)");
-  command->add_option("--k", options->request.k, "Documents taken from --run (default 10)")->check(CLI::PositiveNumber);
+  command->add_option("--k", options->request.k, "Documents taken from --run (default 10)")->check(number_in(1, 1000));
   command->add_option("--model", options->model, "Saved verifier (verify --save-model, or the reproduction's models/verifier_oracle.safetensors)")
       ->required();
   command->add_option("--support-threshold", options->support_threshold, "tau_s (default: the config's grounding.support_threshold)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(number_in(0, 1));
   command->add_option("--conflict-threshold", options->conflict_threshold, "tau_c (default: the config's grounding.conflict_threshold)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(number_in(0, 1));
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options] {
@@ -37,7 +37,9 @@ void add_ground_command(CLI::App& root) {
     request.model = options->model;
     if (options->support_threshold >= 0) request.support_threshold = options->support_threshold;
     if (options->conflict_threshold >= 0) request.conflict_threshold = options->conflict_threshold;
-    experiment::run_ground(request, config_from(options->config));
+    with_outputs({.inputs = {options->answers, options->data, options->original, options->run, options->model, options->config},
+                  .files = {options->out}},
+                 [&] { experiment::run_ground(request, config_from(options->config)); });
   });
 }
 

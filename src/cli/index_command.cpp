@@ -21,12 +21,14 @@ void add_index_command(CLI::App& root) {
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options] {
-    const auto config = config_from(options->config);
-    if (options->method == "bm25") {
-      experiment::index_bm25(options->data, options->out, config);
-    } else {
-      experiment::index_dense(options->data, options->out, config);
-    }
+    with_outputs({.inputs = {options->data, options->config}, .folders = {options->out}}, [&] {
+      const auto config = config_from(options->config);
+      if (options->method == "bm25") {
+        experiment::index_bm25(options->data, options->out, config);
+      } else {
+        experiment::index_dense(options->data, options->out, config);
+      }
+    });
   });
 }
 

@@ -12,13 +12,13 @@ void add_interrogate_command(CLI::App& root) {
                                     "JSON Lines {\"id\", \"claim\", \"doc_id\"|\"evidence\"[, \"claim_id\"]}");
   auto* split = command->add_option("--split", options->split, "Interrogate this split's claims with their top --k documents of --run");
   auto* run = command->add_option("--run", options->run, "TREC run holding the split's rankings");
-  command->add_option("--k", options->k, "Documents per claim from --run")->capture_default_str();
+  command->add_option("--k", options->k, "Documents per claim from --run")->capture_default_str()->check(number_in(1, 1000));
   pairs->excludes(split)->excludes(run);
   split->needs(run);
   run->needs(split);
   command->add_option("--data", options->data, "BEIR dataset folder, for pairs given by doc_id and for --split");
   command->add_option("--probes", options->probes, "Probe templates (JSON)")->capture_default_str();
-  command->add_option("--samples", options->interrogation.samples, "Answers per probe, K")->capture_default_str();
+  command->add_option("--samples", options->interrogation.samples, "Answers per probe, K")->capture_default_str()->check(number_in(1, 1000));
   command->add_option("--responder", options->responder, "builtin | recorded:FILE | http")->required();
   command->add_option("--model", options->model_file, "The built-in responder's verifier model");
   command->add_option("--endpoint", options->http.endpoint,
@@ -28,21 +28,42 @@ void add_interrogate_command(CLI::App& root) {
                       "http responder: environment variable holding the API key")
       ->capture_default_str();
   command->add_option("--timeout", options->http.timeout_seconds, "http responder: seconds per attempt")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(0.001, 86400));
   command->add_option("--retries", options->http.retries, "http responder: attempts after a failed one")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(0, 100));
   command->add_option("--concurrency", options->http.concurrency, "http responder: requests in flight")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(1, 256));
   command->add_option("--temperature", options->temperature, "Sampling temperature (builtin and http)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(0, 100));
   command->add_option("--alpha", options->interrogation.alpha, "Weight of the agree probes, in [0, 1]")
-      ->capture_default_str();
-  command->add_option("--seed", options->seed, "Seed of the built-in responder's sampling")->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(0, 1));
+  command->add_option("--seed", options->seed, "Seed of the built-in responder's sampling")
+      ->capture_default_str()
+      ->check(number_in(0, 1.8e19));
+  command->add_option("--deadline", options->http.deadline_seconds,
+                      "http responder: seconds a whole attempt may take, however slowly the reply arrives")
+      ->capture_default_str()
+      ->check(number_in(0.001, 86400));
+  command->add_option("--max-reply-bytes", options->http.max_reply_bytes,
+                      "http responder: a longer reply is cut and counts as a failed attempt")
+      ->capture_default_str()
+      ->check(number_in(1, 1 << 30));
+  command->add_option("--max-failures", options->max_failures,
+                      "Share of answers that may not be obtained (counted Neutral, recorded as failed); more fails the run")
+      ->capture_default_str()
+      ->check(number_in(0, 1));
   command->add_option("--out", options->out, "JSON Lines: every answer and the fused verdicts per pair")->required();
   command->add_option("--record", options->record,
                       "Every answer in the recorded format (default for http: <out>.responses.jsonl)");
   command->add_option("--claims-out", options->claims_out, "JSON Lines: the claim-level verdicts");
-  command->callback([options] { interrogation::run_interrogate(*options); });
+  command->callback([options] {
+    with_outputs(interrogation::command_files(*options), [&] { interrogation::run_interrogate(*options); });
+  });
 }
 
 }  // namespace claimrag::cli

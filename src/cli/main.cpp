@@ -12,6 +12,7 @@
 
 #include "claimrag/error.hpp"
 #include "commands.hpp"
+#include "options.hpp"
 
 namespace {
 
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_st("claimrag");
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("[%H:%M:%S] %^%l%$ %v");
+  claimrag::cli::cap_threads_from_environment();
 
   CLI::App root{"claimrag: check scientific claims against abstracts, and reproduce four published systems that do it.\n"
                 "Start with `claimrag verify --help`, or see README.md."};
@@ -58,6 +60,7 @@ int main(int argc, char** argv) {
   root.parse_complete_callback([&] {
     spdlog::set_level(quiet ? spdlog::level::warn
                             : verbose ? spdlog::level::debug : spdlog::level::info);
+    claimrag::cli::refuse_empty_values(root);
   });
 
 

@@ -2,15 +2,42 @@
 // Options shared by several subcommands, so that one flag means one thing everywhere.
 
 #include <omp.h>
+#include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
+#include "claimrag/error.hpp"
 #include "claimrag/experiment/config.hpp"
+#include "claimrag/io/output_plan.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
 
 namespace claimrag::cli {
+
+/// The check of a numeric option: a finite number in [low, high]. CLI11 reads "-1" into an unsigned
+/// option as its largest value and lets "nan" through CLI::Range, so every numeric option takes
+/// this check on the text as typed.
+inline CLI::Validator number_in(double low, double high) {
+  const auto bounds = "[" + CLI::detail::to_string(low) + ", " + CLI::detail::to_string(high) + "]";
+  return CLI::Validator(
+      [low, high, bounds](std::string& text) {
+        double value = 0;
+        std::size_t used = 0;
+        try {
+          value = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != text.size() || !std::isfinite(value) || value < low || value > high) {
+          return "must be a number in " + bounds + ", got '" + text + "'";
+        }
+        return std::string();
+      },
+      "in " + bounds);
+}
 
 inline CLI::Option* add_data_option(CLI::App& command, std::string& data) {
   return command.add_option("--data", data, "BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/)")
@@ -32,7 +59,19 @@ inline CLI::Option* add_method_option(CLI::App& command, std::string& method) {
 inline void add_freeze_options(CLI::App& command, std::string& freeze, double& tolerance) {
   command.add_option("--freeze", freeze, "Write the computed metrics to FILE as expectations that --check reads");
   command.add_option("--freeze-tolerance", tolerance, "The tolerance of every frozen metric (default 0: exact)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_in(0, 1e6));
+}
+
+/// The most OpenMP threads claimrag uses, from --threads or OMP_NUM_THREADS.
+inline constexpr int kMaxThreads = 1024;
+
+/// Lowers a thread count OMP_NUM_THREADS set above kMaxThreads to it, as --threads is capped:
+/// libgomp crashes creating 100000 threads. Called by main before any parallel work.
+inline void cap_threads_from_environment() {
+  if (std::getenv("OMP_NUM_THREADS") == nullptr || omp_get_max_threads() <= kMaxThreads) return;
+  spdlog::warn("OMP_NUM_THREADS={} is more than {} threads: using {}", std::getenv("OMP_NUM_THREADS"), kMaxThreads,
+               kMaxThreads);
+  omp_set_num_threads(kMaxThreads);
 }
 
 /// --threads N on every subcommand that computes in parallel: the OpenMP threads to use (default:
@@ -43,7 +82,7 @@ inline CLI::Option* add_threads_option(CLI::App& command) {
       .add_option_function<int>(
           "--threads", [](const int& threads) { omp_set_num_threads(threads); },
           "Threads to compute with (default: OMP_NUM_THREADS, else all cores); results do not depend on it")
-      ->check(CLI::Range(1, 1024));
+      ->check(CLI::Range(1, kMaxThreads));
 }
 
 /// --verifier SPEC on every subcommand that verifies: builtin, checkpoint:DIR, llm:URL or tei:URL
@@ -60,6 +99,36 @@ inline CLI::Option* add_verifier_option(CLI::App& command, std::string& spec) {
           return std::string(error.what());
         }
       });
+}
+
+/// Runs a subcommand's work under an io::OutputPlan of what it reads and writes: the outputs are
+/// checked before any work (none may be an input or another output, each must be writable) and
+/// replaced together when the work succeeds, or when it ends in a failed --check (the outputs are
+/// complete; the check judged them). On any other error no output is touched.
+template <class Work>
+void with_outputs(const io::OutputDeclaration& declaration, Work&& work) {
+  io::OutputPlan plan(declaration);
+  try {
+    work();
+  } catch (const CheckFailedError&) {
+    plan.commit();
+    throw;
+  }
+  plan.commit();
+}
+
+/// Refuses an option given an empty value (`--out ''`) in the subcommand being run, before it does
+/// any work: an empty path names no file, and an empty name no strategy or tag. Called by main
+/// once the command line is parsed.
+inline void refuse_empty_values(const CLI::App& root) {
+  for (const CLI::App* command : root.get_subcommands()) {
+    for (const CLI::Option* option : command->get_options()) {
+      if (option->count() == 0 || option->get_expected_min() == 0) continue;  // not given, or a flag
+      for (const auto& value : option->results()) {
+        if (value.empty()) throw CLI::ValidationError(option->get_name(), "an empty value is not allowed");
+      }
+    }
+  }
 }
 
 /// The configuration named by --config, or the default one.

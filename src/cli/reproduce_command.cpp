@@ -29,8 +29,10 @@ void add_reproduce_command(CLI::App& root) {
   add_threads_option(*command);
   command->callback([options] {
     const auto started = std::chrono::steady_clock::now();
+    io::OutputPlan plan({.inputs = {options->config}, .files = {options->freeze}, .folders = {options->out}});
     const auto config = experiment::load_config(options->config);
     const auto reproduction = experiment::reproduce(config, {options->out, options->force, options->freeze, options->freeze_tolerance});
+    plan.commit();
     spdlog::info("reproduction -> {} (REPORT.md, tables/, runs/, models/)", options->out);
     // Verdict lines, then one summary line, on stdout; progress went to stderr.
     for (const auto& line : reproduction.check.lines) std::cout << line.message << '\n';

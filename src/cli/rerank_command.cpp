@@ -26,14 +26,18 @@ void add_rerank_command(CLI::App& root) {
                       "Reranker model (safetensors): written with --train, else read")->required();
   command->add_flag("--train", options->train, "Fit the model on the config's train split and write it to --model");
   command->add_option("--rerank-depth", options->rerank_depth, "Documents reordered at the top of the run (default: the config's, 50)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in(1, 1e6));
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options] {
+    io::OutputDeclaration files{.inputs = {options->data, options->index, options->run, options->config}, .files = {options->out}};
+    (options->train ? files.files : files.inputs).emplace_back(options->model);
+    io::OutputPlan plan(files);
     auto config = config_from(options->config);
     if (options->rerank_depth > 0) config.rerank.rerank_depth = options->rerank_depth;
     experiment::run_rerank_stage(
         {options->data, options->index, options->run, options->out, options->model, options->train}, config);
+    plan.commit();
   });
 }
 

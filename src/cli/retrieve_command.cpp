@@ -28,11 +28,12 @@ void add_retrieve_command(CLI::App& root) {
   auto* queries = command->add_option("--queries", options->queries, "Run the queries of this BEIR-style queries.jsonl");
   split->excludes(queries);
   command->add_option("--k", options->k, "Documents per query (default: the config's depth, 200)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in(1, 1e6));
   command->add_option("--out", options->out, "TREC run file to write")->required();
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options] {
+    io::OutputPlan plan({.inputs = {options->data, options->index, options->queries, options->config}, .files = {options->out}});
     const auto config = config_from(options->config);
     const auto queries = experiment::select_queries(options->data, {options->split, options->queries});
     const bool bm25 = options->method == "bm25";
@@ -40,6 +41,7 @@ void add_retrieve_command(CLI::App& root) {
     const auto run = bm25 ? experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k)
                           : experiment::retrieve_dense(options->data, options->index, queries, config, k);
     run::write_trec_run(run, options->out);
+    plan.commit();
     spdlog::info("{} queries, top {} -> {}", queries.size(), k, options->out);
   });
 }

@@ -17,8 +17,10 @@ void add_stats_command(CLI::App& root) {
   add_data_option(*command, options->data);
   command->add_option("--out", options->out, "Output folder for table1.tsv and table1.json")->required();
   command->callback([options] {
-    const auto statistics = experiment::dataset_statistics(options->data);
-    experiment::write_table1(statistics, options->out);
+    const std::filesystem::path folder = options->out;
+    with_outputs({.inputs = {options->data}, .files = {folder / "table1.tsv", folder / "table1.json"}}, [&] {
+      experiment::write_table1(experiment::dataset_statistics(options->data), folder);
+    });
     spdlog::info("Table 1 -> {}/table1.tsv", options->out);
   });
 }

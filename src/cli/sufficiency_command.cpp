@@ -42,7 +42,8 @@ void add_sufficiency_command(CLI::App& root) {
   command->add_option("--run", flags->run.run, "Instead of --examples: a TREC run, each claim's top --k documents as passages");
   command->add_option("--split", flags->run.claims.split, "With --run: the claims of this qrels split");
   command->add_option("--queries", flags->run.claims.queries_file, "With --run: the claims of this queries.jsonl");
-  command->add_option("--k", flags->run.k, "With --run: documents per claim (default: the configuration's verification.verify_k)");
+  command->add_option("--k", flags->run.k, "With --run: documents per claim (default: the configuration's verification.verify_k)")
+      ->check(number_in(1, 1000));
   command->add_option("--original", flags->run.original, "With --run: SciFact's release layout, for its sentences");
   command->add_option("--model", options.model, "The pair verifier (a file of claimrag verify --save-model)");
   command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
@@ -51,7 +52,13 @@ void add_sufficiency_command(CLI::App& root) {
   command->add_option("--out", options.out, "JSON Lines: label, probabilities, score, decision and features per example")->required();
   add_config_option(*command, flags->config);
   add_threads_option(*command);
-  command->callback([flags] { run_command(*flags); });
+  command->callback([flags] {
+    const auto& options = flags->command;
+    with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
+                             flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config},
+                  .files = {options.out}},
+                 [&] { run_command(*flags); });
+  });
 }
 
 void add_sufficiency_bench_command(CLI::App& root) {
@@ -64,7 +71,8 @@ void add_sufficiency_bench_command(CLI::App& root) {
   add_config_option(*command, *config);
   command->callback([options, config] {
     options->options = config_from(*config).sufficiency.benchmark;
-    sufficiency::run_sufficiency_bench(*options);
+    with_outputs({.inputs = {options->original, *config}, .files = {options->out}},
+                 [&] { sufficiency::run_sufficiency_bench(*options); });
   });
 }
 

@@ -24,7 +24,7 @@ void add_verify_command(CLI::App& root) {
   command->add_option("--pairs", options->pairs, "JSON Lines of {\"id\", \"claim\", \"evidence\"} (writes one verdict a line to --out)");
   command->add_option("--claim", options->request.claim, "One claim: retrieve with BM25, verify, print the verdict");
   command->add_option("--index", options->index, "--claim: folder with bm25.index (default: index the corpus in memory)");
-  command->add_option("--k", options->request.k, "Documents per claim (default: the config's)")->check(CLI::PositiveNumber);
+  command->add_option("--k", options->request.k, "Documents per claim (default: the config's)")->check(number_in(1, 1000));
   command->add_option("--original", options->original, "SciFact release layout: sentences with SciFact's indices");
   command->add_option("--out", options->out, "File to write (--run: predictions JSONL; --pairs: verdicts JSONL)");
   command->add_flag("--json", options->request.json, "--claim: print one JSON object instead of text");
@@ -43,7 +43,10 @@ void add_verify_command(CLI::App& root) {
     request.model = options->model;
     request.save_model = options->save_model;
     request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
-    experiment::run_verify(request, config_from(options->config), std::cout);
+    with_outputs({.inputs = {options->data, options->queries, options->run, options->pairs, options->index,
+                             options->original, options->model, options->config},
+                  .files = {options->out, options->save_model}},
+                 [&] { experiment::run_verify(request, config_from(options->config), std::cout); });
   });
 }
 

@@ -87,6 +87,14 @@ std::string for_each_json_object(
     if (element.get_object().get(object)) {
       throw DataError(path.string(), line.number, "expected a JSON object");
     }
+    // simdjson keeps both values of a repeated key and reads the first: refuse the line instead.
+    std::vector<std::string_view> keys;
+    for (const auto field : object) {
+      if (std::find(keys.begin(), keys.end(), field.key) != keys.end()) {
+        throw DataError(path.string(), line.number, "the key \"" + std::string(field.key) + "\" appears twice");
+      }
+      keys.push_back(field.key);
+    }
     visit(object, line.number);
   });
   return io::checksum_hex_of(checksum);

@@ -82,9 +82,13 @@ std::vector<Claim> load_claims(const std::filesystem::path& claims_jsonl,
     for (const auto& abstract : *abstracts) sentence_count[abstract.doc_id] = abstract.sentences.size();
   }
   std::vector<Claim> claims;
+  std::unordered_map<std::string, std::size_t> line_of_id;  // a claim on two lines would be judged twice
   for_each_json_object(claims_jsonl, [&](simdjson::dom::object object, std::size_t line) {
     const FieldReader fields(object, claims_jsonl, line);
     Claim claim{fields.identifier("id"), fields.string("claim"), {}, {}};
+    if (const auto [earlier, inserted] = line_of_id.emplace(claim.id, line); !inserted) {
+      fields.fail("claim id " + claim.id + " is already on line " + std::to_string(earlier->second));
+    }
     if (fields.has("cited_doc_ids")) claim.cited_doc_ids = identifier_array(fields, "cited_doc_ids");
     if (fields.has("evidence")) {
       simdjson::dom::object evidence;

@@ -85,6 +85,14 @@ std::vector<InterrogationPair> command_pairs(const InterrogateCommand& command) 
   return pairs;
 }
 
+io::OutputDeclaration command_files(const InterrogateCommand& command) {
+  io::OutputDeclaration files{.inputs = {command.pairs, command.run, command.data, command.probes, command.model_file},
+                              .files = {command.out, command.record, command.claims_out}};
+  if (command.responder.rfind(recorded_prefix, 0) == 0) files.inputs.emplace_back(command.responder.substr(recorded_prefix.size()));
+  if (command.record.empty() && command.responder == "http") files.files.push_back(default_recording(command.out));
+  return files;
+}
+
 void run_interrogate(const InterrogateCommand& command) {
   if (command.interrogation.samples < 1) throw UsageError("--samples must be at least 1");
   if (!(command.interrogation.alpha >= 0.0 && command.interrogation.alpha <= 1.0)) {
@@ -110,8 +118,20 @@ void run_interrogate(const InterrogateCommand& command) {
   std::size_t answers = 0;
   for (const auto& result : results) answers += result.responses.size();
   if (unresolved > 0) spdlog::warn("{} of {} answers could not be resolved: counted as Neutral", unresolved, answers);
-  if (responder->failures() > 0) {
-    spdlog::warn("{} of {} answers could not be obtained: empty, counted as Neutral", responder->failures(), answers);
+  if (const std::size_t failed = responder->failures(); failed > 0) {
+    if (static_cast<double>(failed) > command.max_failures * static_cast<double>(answers)) {
+      std::string first_reason;
+      for (const auto& result : results) {
+        for (const auto& response : result.responses) {
+          if (first_reason.empty()) first_reason = response.failure;
+        }
+      }
+      throw DataError("--responder " + command.responder,
+                      std::to_string(failed) + " of " + std::to_string(answers) +
+                          " answers could not be obtained, more than --max-failures " + std::to_string(command.max_failures) +
+                          " allows (first reason: " + first_reason + "); nothing written");
+    }
+    spdlog::warn("{} of {} answers could not be obtained: empty, counted as Neutral and recorded as failed", failed, answers);
   }
   if (const auto* recorded = dynamic_cast<const RecordedResponder*>(responder.get()); recorded && recorded->unused() > 0) {
     spdlog::info("{} answers of the recording were not asked for", recorded->unused());

@@ -144,6 +144,7 @@ std::vector<PairInterrogation> interrogate(std::span<const InterrogationPair> pa
         response.probe = p;
         response.sample = k;
         response.text = texts[k];
+        response.failure = responder.failure(request, k);
         response.resolution = resolve_response(probes[p], response.text, request.claim);
         response.stance = stance_on_claim(probes[p], response.resolution.answer);
         if (!response.resolution.resolved) ++result.unresolved;
@@ -173,7 +174,7 @@ std::vector<RecordedAnswer> recorded_answers(std::span<const InterrogationPair> 
   std::vector<RecordedAnswer> recorded;
   for (std::size_t i = 0; i < pairs.size() && i < results.size(); ++i) {
     for (const ResolvedResponse& response : results[i].responses) {
-      recorded.push_back({pairs[i].id, probes[response.probe].id, response.sample, response.text});
+      recorded.push_back({pairs[i].id, probes[response.probe].id, response.sample, response.text, response.failure});
     }
   }
   return recorded;

@@ -20,8 +20,8 @@ RecordedResponder::RecordedResponder(const std::filesystem::path& file) : file_(
     const dataset::FieldReader fields(object, file_, line);
     for (const auto field : object) {
       const std::string_view key = field.key;
-      if (key != "pair_id" && key != "probe_id" && key != "sample" && key != "text") {
-        fields.fail("unknown field \"" + std::string(key) + "\" (expected pair_id, probe_id, sample, text)");
+      if (key != "pair_id" && key != "probe_id" && key != "sample" && key != "text" && key != "failed") {
+        fields.fail("unknown field \"" + std::string(key) + "\" (expected pair_id, probe_id, sample, text, failed)");
       }
     }
     const std::string pair_id = fields.identifier("pair_id");
@@ -31,13 +31,24 @@ RecordedResponder::RecordedResponder(const std::filesystem::path& file) : file_(
       fields.fail("\"sample\" must be a whole number >= 0");
     }
     const std::string text = fields.string("text");
-    const auto [found, inserted] =
-        answers_.emplace(key_of(pair_id, probe_id, static_cast<std::size_t>(sample)), std::make_pair(text, false));
+    const std::string key = key_of(pair_id, probe_id, static_cast<std::size_t>(sample));
+    const auto [found, inserted] = answers_.emplace(key, std::make_pair(text, false));
     if (!inserted) {
       fields.fail("a second answer for pair '" + pair_id + "', probe '" + probe_id + "', sample " +
                   std::to_string(sample));
     }
+    if (fields.has("failed")) {
+      const std::string reason = fields.string("failed");
+      if (reason.empty()) fields.fail("\"failed\" must say why the answer could not be obtained");
+      if (!text.empty()) fields.fail("an answer that failed has no text");
+      failed_.emplace(key, reason);
+    }
   });
+}
+
+std::string RecordedResponder::failure(const ProbeRequest& request, std::size_t sample) const {
+  const auto found = failed_.find(key_of(request.pair->id, request.probe->id, sample));
+  return found == failed_.end() ? std::string() : found->second;
 }
 
 std::vector<std::vector<std::string>> RecordedResponder::respond(std::span<const ProbeRequest> requests,
@@ -57,6 +68,7 @@ std::vector<std::vector<std::string>> RecordedResponder::respond(std::span<const
         found->second.second = true;
         ++used_;
       }
+      if (failed_.count(found->first) > 0) ++failures_;
       answers[i].push_back(found->second.first);
     }
   }
@@ -71,6 +83,7 @@ void write_recording(const std::filesystem::path& file, const std::vector<Record
     line["probe_id"] = answer.probe_id;
     line["sample"] = answer.sample;
     line["text"] = answer.text;
+    if (!answer.failure.empty()) line["failed"] = answer.failure;
     out.stream() << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   }
   out.commit();

@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <system_error>
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file_set.hpp"
+#include "claimrag/io/output_plan.hpp"
+#include "claimrag/io/output_target.hpp"
 #include "claimrag/io/temporary_names.hpp"
 
 namespace claimrag::io {
@@ -24,14 +27,22 @@ void prepare_to_write(const std::filesystem::path& target) {
   remove_dead_temporaries(target);
 }
 
-AtomicFile::AtomicFile(std::filesystem::path target, bool /*binary*/)
-    : target_(std::move(target)), temporary_(temporary_path_for(target_)) {
+AtomicFile::AtomicFile(std::filesystem::path target, bool /*binary*/) {
+  const OutputTarget resolved = resolve_output(target);
+  target_ = resolved.path;
+  // Errors name the file the user asked for, even when this one is a file set's staged temporary.
+  const std::string shown = shown_target(target).string();
+  if (resolved.write_through) {  // a device or FIFO: written in place, never replaced (no temporary_)
+    out_ = std::make_unique<FileOutput>(target_, shown);
+    return;
+  }
+  temporary_ = temporary_path_for(target_);
   prepare_to_write(target_);
-  out_ = std::make_unique<FileOutput>(temporary_, target_.string());
+  out_ = std::make_unique<FileOutput>(temporary_, shown);
 }
 
 AtomicFile::~AtomicFile() {
-  if (!committed_) {
+  if (!committed_ && !temporary_.empty()) {
     out_.reset();
     std::error_code ignored;
     std::filesystem::remove(temporary_, ignored);
@@ -40,6 +51,15 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::commit() {
   out_->finish();
+  if (temporary_.empty()) {  // written through
+    committed_ = true;
+    return;
+  }
+  if (OutputPlan* plan = OutputPlan::active(); plan != nullptr && plan->declares(target_)) {
+    plan->defer(temporary_, target_);  // renamed with the command's other outputs
+    committed_ = true;
+    return;
+  }
   std::error_code error;
   std::filesystem::rename(temporary_, target_, error);
   if (error) throw DataError(target_.string(), "cannot move into place: " + error.message());
@@ -54,16 +74,25 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
 }
 
 std::string read_file(const std::filesystem::path& path) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (std::filesystem::is_directory(status)) throw DataError(path.string(), "is a folder, not a file");
   std::ifstream in(path, std::ios::in | std::ios::binary);
   if (!in) {
-    std::error_code error;
-    if (!std::filesystem::exists(path, error)) throw DataError(path.string(), "no such file");
+    if (!std::filesystem::exists(status)) throw DataError(path.string(), "no such file");
     throw DataError(path.string(), "cannot open for reading");
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    // A pipe or device has no size to ask for: read it as a stream to its end.
+    std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw DataError(path.string(), "read failed");
+    return contents;
   }
   // One allocation of the file's size and one read: large inputs are read often.
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
   in.seekg(0, std::ios::beg);
+  if (size < 0) throw DataError(path.string(), "cannot tell the file's size");
   std::string contents(static_cast<std::size_t>(size), '\0');
   in.read(contents.data(), size);
   if (in.gcount() != size) throw DataError(path.string(), "read failed");

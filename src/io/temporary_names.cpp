@@ -22,6 +22,15 @@ std::filesystem::path temporary_path_for(const std::filesystem::path& target) {
          ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
 }
 
+std::filesystem::path shown_target(const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  const std::size_t marker = name.rfind(".tmp.");
+  if (name.size() < 2 || name[0] != '.' || marker == std::string::npos || marker < 2) return path;
+  const std::string target = name.substr(1, marker - 1);
+  if (!writer_of(name, target, "tmp")) return path;
+  return shown_target(path.parent_path() / target);
+}
+
 std::optional<long> writer_of(const std::string& name, const std::string& target_name, const std::string& kind) {
   const std::string prefix = "." + target_name + "." + kind + ".";
   if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
@@ -33,14 +42,32 @@ std::optional<long> writer_of(const std::string& name, const std::string& target
   return std::stol(rest.substr(0, dot));
 }
 
+namespace {
+
+// Whether `name` is a temporary of `target_name` whose writers are all dead: `.T.tmp.PID.N`, or a
+// temporary of such a temporary or of a set's journal (`..T.tmp.P.N.tmp.P.M`: a writer that itself
+// writes atomically to the path a file set staged), left when a run was killed between the two.
+bool dead_temporary(const std::string& name, const std::string& target_name) {
+  if (const auto pid = writer_of(name, target_name, "tmp")) return !process_alive(*pid);
+  if (name.size() < 2 || name[0] != '.') return false;
+  const std::size_t marker = name.rfind(".tmp.");
+  if (marker == std::string::npos || marker < 2) return false;
+  const std::string inner = name.substr(1, marker - 1);
+  const auto outer_pid = writer_of(name, inner, "tmp");
+  if (!outer_pid || process_alive(*outer_pid)) return false;
+  if (const auto pid = writer_of(inner, target_name, "commit")) return !process_alive(*pid);
+  return dead_temporary(inner, target_name);
+}
+
+}  // namespace
+
 std::size_t remove_dead_temporaries(const std::filesystem::path& target) {
   const std::filesystem::path folder = target.parent_path().empty() ? "." : target.parent_path();
   const std::string target_name = target.filename().string();
   std::error_code error;
   std::size_t removed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-    const auto pid = writer_of(entry.path().filename().string(), target_name, "tmp");
-    if (!pid || process_alive(*pid)) continue;
+    if (!dead_temporary(entry.path().filename().string(), target_name)) continue;
     std::error_code ignored;  // another run may be removing it at the same moment
     if (entry.is_regular_file(ignored) && std::filesystem::remove(entry.path(), ignored)) ++removed;
   }

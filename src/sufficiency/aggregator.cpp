@@ -7,6 +7,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/checksum.hpp"
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/selective/calibration.hpp"
 #include "claimrag/selective/risk_coverage.hpp"
@@ -126,6 +127,13 @@ namespace {
 
 constexpr const char* kFormat = "claimrag-sufficiency-aggregator";
 
+// The checksum a file carries: of its JSON without the "checksum" field, keys sorted and numbers
+// printed shortest-round-trip, so that the file's layout does not matter but every value does.
+std::string content_checksum(nlohmann::json json) {
+  json.erase("checksum");
+  return io::checksum_hex(json.dump());
+}
+
 nlohmann::ordered_json vector_json(const Eigen::VectorXd& v) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (Eigen::Index i = 0; i < v.size(); ++i) out.push_back(v(i));
@@ -135,7 +143,7 @@ nlohmann::ordered_json vector_json(const Eigen::VectorXd& v) {
 }  // namespace
 
 void save_sure(const SureModel& model, const std::filesystem::path& file) {
-  nlohmann::ordered_json json{{"format", kFormat}, {"version", 1}};
+  nlohmann::ordered_json json{{"format", kFormat}, {"version", 2}};
   nlohmann::ordered_json names = nlohmann::ordered_json::array();
   for (const std::size_t c : model.columns) names.push_back(std::string(feature_names()[c]));
   json["features"] = names;
@@ -149,6 +157,7 @@ void save_sure(const SureModel& model, const std::filesystem::path& file) {
   json["temperature"] = model.classifier.temperature;
   json["beta"] = model.beta;
   json["tau"] = model.tau;
+  json["checksum"] = content_checksum(nlohmann::json::parse(json.dump()));
   io::write_file_atomically(file, io::json_text(json, file.string(), 1) + "\n");
 }
 
@@ -162,13 +171,21 @@ SureModel load_sure(const std::filesystem::path& file) {
   }
   const auto fail = [&](const std::string& reason) { return DataError(name, reason); };
   try {
-    if (json.at("format") != kFormat || json.at("version") != 1) throw fail("not a sufficiency aggregator of format version 1");
+    if (json.at("format") != kFormat) throw fail("not a sufficiency aggregator");
+    if (json.at("version") != 2) throw fail("not of format version 2 (earlier versions carry no checksum: fit it again)");
+    if (!json.at("checksum").is_string() || json.at("checksum") != content_checksum(json)) {
+      throw fail("checksum mismatch: the file was changed after it was written");
+    }
     SureModel model;
     for (const auto& feature : json.at("features")) {
       const std::string feature_name = feature.get<std::string>();
       const auto names = feature_names();
       const auto it = std::find(names.begin(), names.end(), feature_name);
       if (it == names.end()) throw fail("unknown feature \"" + feature_name + "\"");
+      const auto column = static_cast<std::size_t>(it - names.begin());
+      if (std::find(model.columns.begin(), model.columns.end(), column) != model.columns.end()) {
+        throw fail("feature \"" + feature_name + "\" is listed twice");
+      }
       model.columns.push_back(static_cast<std::size_t>(it - names.begin()));
     }
     const auto d = static_cast<Eigen::Index>(model.columns.size());

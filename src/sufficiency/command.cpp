@@ -20,9 +20,15 @@
 namespace claimrag::sufficiency {
 namespace {
 
+/// One line of a scores file: a distribution per evidence passage, and where it was read.
+struct ScoresLine {
+  std::vector<PairScore> pairs;
+  std::size_t line = 0;
+};
+
 /// Pair distributions per example id, one per evidence passage.
-std::unordered_map<std::string, std::vector<PairScore>> read_scores(const std::filesystem::path& path) {
-  std::unordered_map<std::string, std::vector<PairScore>> scores;
+std::unordered_map<std::string, ScoresLine> read_scores(const std::filesystem::path& path) {
+  std::unordered_map<std::string, ScoresLine> scores;
   dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line) {
     const dataset::FieldReader fields(object, path, line);
     const std::string id = fields.identifier("id");
@@ -47,7 +53,7 @@ std::unordered_map<std::string, std::vector<PairScore>> read_scores(const std::f
       if (std::abs(numbers[0] + numbers[1] + numbers[2] - 1.0) > 1e-6) fields.fail("a distribution does not sum to 1");
       parsed.push_back({numbers[0], numbers[1], numbers[2], numbers.size() == 4 ? numbers[3] : 0.0, 0.0});
     }
-    if (!scores.emplace(id, std::move(parsed)).second) fields.fail("duplicate id \"" + id + "\"");
+    if (!scores.emplace(id, ScoresLine{std::move(parsed), line}).second) fields.fail("duplicate id \"" + id + "\"");
   });
   return scores;
 }
@@ -57,15 +63,36 @@ std::vector<ScoredExample> scored_from_file(const std::vector<Example>& examples
   std::vector<ScoredExample> scored;
   std::vector<std::size_t> input_of;
   prepare_examples(examples, scored, input_of);
+  std::unordered_map<std::string, bool> known;
+  for (const auto& example : examples) known.emplace(example.id, true);
+  for (const auto& [id, line] : scores) {  // a score for no example is a file for other examples
+    if (known.count(id) == 0) throw DataError(path.string(), line.line, "no example has id \"" + id + "\"");
+  }
   for (std::size_t e = 0; e < examples.size(); ++e) {
     const auto it = scores.find(examples[e].id);
     if (it == scores.end()) throw DataError(path.string(), "no pair scores for example \"" + examples[e].id + "\"");
-    if (it->second.size() != examples[e].evidence.size()) {
-      throw DataError(path.string(), "example \"" + examples[e].id + "\" has " + std::to_string(examples[e].evidence.size()) +
-                                         " passages but " + std::to_string(it->second.size()) + " pair scores");
+    const auto& pairs = it->second.pairs;
+    if (pairs.size() != examples[e].evidence.size()) {
+      throw DataError(path.string(), it->second.line, "example \"" + examples[e].id + "\" has " + std::to_string(examples[e].evidence.size()) +
+                                         " passages but " + std::to_string(pairs.size()) + " pair scores");
+    }
+    // A passage listed twice is scored once: its two scores must agree, or one would be dropped unseen.
+    const auto& evidence = examples[e].evidence;
+    for (std::size_t later = 0; later < evidence.size(); ++later) {
+      for (std::size_t earlier = 0; earlier < later; ++earlier) {
+        if (trimmed(evidence[earlier]) != trimmed(evidence[later])) continue;
+        const PairScore& a = pairs[earlier];
+        const PairScore& b = pairs[later];
+        if (a.support != b.support || a.refute != b.refute || a.neutral != b.neutral || a.rationale != b.rationale) {
+          throw DataError(path.string(), it->second.line,
+                          "example \"" + examples[e].id + "\" lists passage " + std::to_string(earlier) + " again as passage " +
+                              std::to_string(later) + " with a different score");
+        }
+        break;
+      }
     }
     for (const std::size_t kept : scored[e].kept) {
-      PairScore pair = it->second[kept];
+      PairScore pair = pairs[kept];
       pair.overlap = claim_overlap(examples[e].claim, examples[e].evidence[kept]);
       scored[e].pairs.push_back(pair);
     }

@@ -11,7 +11,6 @@
 #include "claimrag/verification/verify_inputs.hpp"
 
 namespace claimrag::sufficiency {
-namespace {
 
 std::string_view trimmed(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\n\r\f\v");
@@ -19,8 +18,6 @@ std::string_view trimmed(std::string_view text) {
   const auto last = text.find_last_not_of(" \t\n\r\f\v");
   return text.substr(first, last - first + 1);
 }
-
-}  // namespace
 
 std::vector<verification::VerificationInput> prepare_examples(const std::vector<Example>& examples, std::vector<ScoredExample>& scored,
                                                              std::vector<std::size_t>& input_of) {

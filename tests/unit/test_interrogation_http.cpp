@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -175,4 +176,84 @@ TEST(InterrogationHttp, BadOptionsAreUsageErrors) {
   options.concurrency = 1;
   options.timeout_seconds = 0.0;
   EXPECT_THROW(ci::HttpResponder{options}, claimrag::UsageError);
+}
+
+TEST(InterrogationHttp, BadTemperaturesAndCapsAreUsageErrors) {
+  ci::HttpResponderOptions options;
+  options.model = "m";
+  options.endpoint = "http://127.0.0.1:1/v1";
+  for (const double temperature : {-1.0, std::nan(""), HUGE_VAL}) {
+    options.temperature = temperature;
+    EXPECT_THROW(ci::HttpResponder{options}, claimrag::UsageError) << temperature;
+  }
+  options.temperature = 0.0;
+  options.max_reply_bytes = 0;
+  EXPECT_THROW(ci::HttpResponder{options}, claimrag::UsageError);
+  options.max_reply_bytes = 10;
+  options.deadline_seconds = 0.0;
+  EXPECT_THROW(ci::HttpResponder{options}, claimrag::UsageError);
+}
+
+// A server that sends a whole, valid completion one byte every 50 ms (about 4 s in all): each wait
+// for a byte is far below the 1 s timeout, so only the 0.5 s deadline of the attempt can end it.
+TEST(InterrogationHttp, ADrippingReplyIsEndedByTheAttemptsDeadline) {
+  const std::string reply = completion("Yes");
+  FakeServer server([&](const httplib::Request&, httplib::Response& response) {
+    response.set_chunked_content_provider("application/json", [reply](std::size_t offset, httplib::DataSink& sink) {
+      if (offset >= reply.size()) {
+        sink.done();
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      return sink.write(reply.data() + offset, 1);
+    });
+  });
+  auto options = options_for(server);
+  options.timeout_seconds = 1.0;
+  options.deadline_seconds = 0.5;
+  options.retries = 0;
+  ci::HttpResponder responder(options);
+  Fixture fixture;
+  const auto answers = responder.respond(fixture.requests, 1);
+  EXPECT_EQ(answers[0][0], "");
+  EXPECT_EQ(responder.failures(), 1U);
+  EXPECT_NE(responder.failure(fixture.requests[0], 0).find("deadline"), std::string::npos)
+      << responder.failure(fixture.requests[0], 0);
+}
+
+TEST(InterrogationHttp, AReplyLongerThanTheCapIsCutAndCountedAsAFailure) {
+  std::atomic<int> calls{0};
+  FakeServer server([&](const httplib::Request&, httplib::Response& response) {
+    ++calls;
+    response.set_content(completion(std::string(5000, 'x')), "application/json");
+  });
+  auto options = options_for(server);
+  options.max_reply_bytes = 1000;
+  options.retries = 1;
+  ci::HttpResponder responder(options);
+  Fixture fixture;
+  const auto answers = responder.respond(fixture.requests, 1);
+  EXPECT_EQ(answers[0][0], "");
+  EXPECT_EQ(responder.failures(), 1U);
+  EXPECT_EQ(calls.load(), 2);
+  EXPECT_NE(responder.failure(fixture.requests[0], 0).find("longer than 1000 bytes"), std::string::npos);
+  options.max_reply_bytes = 6000;  // the same reply under a larger cap is an answer
+  ci::HttpResponder larger(options);
+  EXPECT_EQ(larger.respond(fixture.requests, 1)[0][0], std::string(5000, 'x'));
+  EXPECT_EQ(larger.failure(fixture.requests[0], 0), "");
+}
+
+TEST(InterrogationHttp, EachFailedAnswerKeepsItsReason) {
+  FakeServer server([&](const httplib::Request&, httplib::Response& response) {
+    response.status = 401;
+    response.set_content("unauthorized", "text/plain");
+  });
+  auto options = options_for(server);
+  options.retries = 0;
+  ci::HttpResponder responder(options);
+  Fixture fixture;
+  (void)responder.respond(fixture.requests, 2);
+  EXPECT_EQ(responder.failures(), 2U);
+  EXPECT_EQ(responder.failure(fixture.requests[0], 0), "HTTP status 401");
+  EXPECT_EQ(responder.failure(fixture.requests[0], 1), "HTTP status 401");
 }

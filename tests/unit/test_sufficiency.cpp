@@ -8,6 +8,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/checksum.hpp"
 #include "claimrag/sufficiency/aggregator.hpp"
 #include "claimrag/sufficiency/baselines.hpp"
 #include "claimrag/sufficiency/classifier.hpp"
@@ -21,6 +22,7 @@
 
 using namespace claimrag;
 using namespace claimrag::sufficiency;
+using claimrag::testing::expect_error;
 
 namespace {
 
@@ -346,9 +348,68 @@ TEST(SufficiencyAggregator, PriorCorrectedLabelsFollowTheBalancedRuleAndOldFiles
   const auto file = scratch("prior_corrected.json");
   save_sure(model, file);
   EXPECT_EQ(load_sure(file).classifier.logit_shift, model.classifier.logit_shift);
-  // A file written before the shift existed has no "logit_shift": it loads with none.
+  // A file of format version 1 (written before the shift and the checksum existed) is refused.
   auto json = nlohmann::json::parse(io::read_file(file));
   json.erase("logit_shift");
+  json.erase("checksum");
+  json["version"] = 1;
   io::write_file_atomically(file, json.dump());
-  EXPECT_EQ(load_sure(file).classifier.logit_shift, Eigen::VectorXd::Zero(3));
+  expect_error<DataError>([&] { (void)load_sure(file); }, "not of format version 2");
+}
+
+TEST(SufficiencyCommand, ScoresFileRefusesUnknownIdsAndConflictingDuplicatePassages) {
+  std::vector<int> train_labels, dev_labels;
+  const auto train = synthetic(30, train_labels, 3), dev = synthetic(15, dev_labels, 4);
+  const auto aggregator = scratch("strict_aggregator.json");
+  save_sure(fit_sure(train, train_labels, dev, dev_labels, columns_without({}), {}), aggregator);
+  const auto examples = scratch("strict_examples.jsonl");
+  io::write_file_atomically(examples,
+                            "{\"id\": \"x\", \"claim\": \"aspirin lowers risk\", \"evidence\": [\"aspirin lowers risk\", \" aspirin lowers risk\"]}\n");
+  SufficiencyCommand command{examples, "", scratch("strict_scores.jsonl"), aggregator, scratch("strict_out.jsonl")};
+  // Line 2 scores an example that does not exist: a scores file of other examples.
+  io::write_file_atomically(command.scores, "{\"id\": \"x\", \"pairs\": [[0.7, 0.2, 0.1], [0.7, 0.2, 0.1]]}\n"
+                                            "{\"id\": \"y\", \"pairs\": [[0.7, 0.2, 0.1]]}\n");
+  expect_error<DataError>([&] { run_sufficiency(command); }, "strict_scores.jsonl:2: no example has id \"y\"");
+  // The passage is listed twice (the same text but for a space) with two different scores.
+  io::write_file_atomically(command.scores, "{\"id\": \"x\", \"pairs\": [[0.7, 0.2, 0.1], [0.1, 0.2, 0.7]]}\n");
+  expect_error<DataError>([&] { run_sufficiency(command); }, "strict_scores.jsonl:1: example \"x\" lists passage 0 again as passage 1");
+  EXPECT_FALSE(std::filesystem::exists(command.out));
+}
+
+TEST(SufficiencyAggregator, AChangedValueOrARepeatedFeatureIsRefused) {
+  std::vector<int> train_labels, dev_labels;
+  const auto train = synthetic(30, train_labels, 3), dev = synthetic(15, dev_labels, 4);
+  const auto file = scratch("checked_aggregator.json");
+  save_sure(fit_sure(train, train_labels, dev, dev_labels, columns_without({}), {}), file);
+  const std::string text = io::read_file(file);
+  (void)load_sure(file);
+  // One digit of the first weight changed: still valid JSON, still finite, but not what was fitted.
+  std::string changed = text;
+  const auto digit = changed.find_first_of("0123456789", changed.find("\"weights\""));
+  changed[digit] = changed[digit] == '1' ? '2' : '1';
+  io::write_file_atomically(file, changed);
+  expect_error<DataError>([&] { (void)load_sure(file); }, "checksum mismatch");
+  // A repeated feature with a checksum that matches (the file's rule: XXH64 of the sorted JSON
+  // without "checksum"): refused for what it says, not for its checksum.
+  auto json = nlohmann::json::parse(text);
+  json["features"][1] = json["features"][0];
+  json.erase("checksum");
+  json["checksum"] = io::checksum_hex(json.dump());
+  io::write_file_atomically(file, json.dump(1));
+  expect_error<DataError>([&] { (void)load_sure(file); }, "is listed twice");
+}
+
+TEST(SufficiencyBench, AClaimIdOnTwoLinesIsRefusedWithBothLines) {
+  const auto original = scratch("twice_original");
+  io::write_file_atomically(original / "corpus.jsonl",
+                            "{\"doc_id\": 1, \"title\": \"T\", \"abstract\": [\"Aspirin lowers risk.\", \"It does.\"]}\n");
+  io::write_file_atomically(original / "claims_train.jsonl",
+                            "{\"id\": 5, \"claim\": \"Aspirin lowers risk.\", \"cited_doc_ids\": [1]}\n"
+                            "{\"id\": 5, \"claim\": \"Aspirin raises risk.\", \"cited_doc_ids\": [1]}\n");
+  io::write_file_atomically(original / "claims_dev.jsonl", "");
+  SufficiencyBenchCommand command;
+  command.original = original;
+  command.out = scratch("twice_bench.jsonl");
+  expect_error<DataError>([&] { run_sufficiency_bench(command); }, "claims_train.jsonl:2: claim id 5 is already on line 1");
+  EXPECT_FALSE(std::filesystem::exists(command.out));
 }

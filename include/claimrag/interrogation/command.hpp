@@ -9,6 +9,7 @@
 
 #include "claimrag/interrogation/http_responder.hpp"
 #include "claimrag/interrogation/interrogate.hpp"
+#include "claimrag/io/output_plan.hpp"
 
 namespace claimrag::interrogation {
 
@@ -28,6 +29,7 @@ struct InterrogateCommand {
   std::filesystem::path out;
   std::filesystem::path record;      ///< every answer in the recorded format; empty: none
   std::filesystem::path claims_out;  ///< claim-level verdicts; empty: none
+  double max_failures = 0.0;         ///< the share of answers that may not be obtained, in [0, 1]
 };
 
 /// Builds the responder `spec` names. "builtin" needs `model_file` (UsageError without it). Any
@@ -39,7 +41,14 @@ std::unique_ptr<Responder> make_responder(const InterrogateCommand& command);
 /// UsageError when neither or both are given, or the split lacks --data.
 std::vector<InterrogationPair> command_pairs(const InterrogateCommand& command);
 
-/// The whole subcommand. For the http responder the recording is written even when `record` is
+/// What the command reads (pairs, run, data, probes, model, recording to replay) and writes (out,
+/// the recording, claim verdicts), for the io::OutputPlan the command runs under.
+io::OutputDeclaration command_files(const InterrogateCommand& command);
+
+/// The whole subcommand. When more than `max_failures` of the answers could not be obtained (every
+/// attempt refused, timed out, cut or malformed), nothing is written and a DataError names the
+/// responder, the count and the first reason; fewer are warned about, written to the recording as
+/// failures and counted as Neutral. For the http responder the recording is written even when `record` is
 /// empty, to `<out>.responses.jsonl`, so that every external model's run can be replayed.
 void run_interrogate(const InterrogateCommand& command);
 

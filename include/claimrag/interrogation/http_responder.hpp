@@ -8,15 +8,21 @@
 // key, when the environment variable named by `api_key_variable` is set, goes in an
 // "Authorization: Bearer" header; local servers need none.
 //
-// An attempt fails on a connection error, a timeout, an HTTP status other than 200, or a body that
-// is not a chat completion (an HTML error page from a proxy, say). A failed attempt is retried up
-// to `retries` times, waiting backoff_seconds × 2^attempt between attempts; an answer whose every
-// attempt failed becomes empty text — resolved as an unresolvable Neutral — and is counted in
-// failures() and logged. At most `concurrency` requests are in flight. Answers are returned in
-// request order whatever the order of completion.
+// An attempt fails on a connection error, a timeout, an HTTP status other than 200, a body that is
+// not a chat completion (an HTML error page from a proxy, say), a reply longer than
+// `max_reply_bytes` (cut off there), or no complete reply within `deadline_seconds` of its start
+// (`timeout_seconds` bounds each wait for a byte; the deadline bounds the whole attempt, so a server
+// that drips a byte at a time cannot hold it open). A failed attempt is retried up to `retries`
+// times, waiting backoff_seconds × 2^attempt between attempts; an answer whose every attempt failed
+// becomes empty text — resolved as an unresolvable Neutral — is counted in failures(), its reason
+// kept in failure() (and so written to the recording as a failure) and logged. At most
+// `concurrency` requests are in flight. Answers are returned in request order whatever the order
+// of completion.
 
 #include <atomic>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "claimrag/interrogation/responder.hpp"
 
@@ -28,6 +34,8 @@ struct HttpResponderOptions {
   std::string api_key_variable = "CLAIMRAG_API_KEY";
   double temperature = 1.0;
   double timeout_seconds = 60.0;                     ///< connect, read and write, each
+  double deadline_seconds = 300.0;                   ///< a whole attempt, from connecting to the last byte
+  std::size_t max_reply_bytes = 1 << 20;             ///< a longer reply is cut and fails the attempt
   std::size_t retries = 3;                           ///< attempts after the first
   double backoff_seconds = 1.0;
   std::size_t concurrency = 4;                       ///< >= 1
@@ -36,11 +44,12 @@ struct HttpResponderOptions {
 class HttpResponder final : public Responder {
  public:
   /// Throws UsageError for a malformed endpoint, an empty model, concurrency 0, a negative or
-  /// non-finite timeout or backoff.
+  /// non-finite timeout, deadline, backoff or temperature, or a reply cap of 0.
   explicit HttpResponder(HttpResponderOptions options);
   [[nodiscard]] std::vector<std::vector<std::string>> respond(std::span<const ProbeRequest> requests,
                                                               std::size_t samples) override;
   [[nodiscard]] std::size_t failures() const override { return failures_; }
+  [[nodiscard]] std::string failure(const ProbeRequest& request, std::size_t sample) const override;
 
  private:
   HttpResponderOptions options_;
@@ -48,6 +57,8 @@ class HttpResponder final : public Responder {
   std::string path_;
   std::string api_key_;
   std::atomic<std::size_t> failures_{0};
+  std::span<const ProbeRequest> asked_;            ///< the requests of the last respond()
+  std::vector<std::vector<std::string>> failed_;   ///< per request and sample: why it failed, or ""
 };
 
 }  // namespace claimrag::interrogation

@@ -24,6 +24,7 @@ struct ResolvedResponse {
   std::size_t probe = 0;   ///< index into the probes
   std::size_t sample = 0;  ///< 0-based
   std::string text;
+  std::string failure;                    ///< why the answer could not be obtained; "" when it was
   Resolution resolution;                  ///< the answer to the probe's own question
   Answer stance = Answer::neutral;        ///< the answer as a stance on the claim (CF inverted)
 };

@@ -30,6 +30,9 @@ class Responder {
                                                                       std::size_t samples) = 0;
   /// Answers replaced by empty text because they could not be obtained (timeouts, say).
   [[nodiscard]] virtual std::size_t failures() const { return 0; }
+  /// Why sample `sample` of `request` could not be obtained, or "" when it was answered. Valid for
+  /// the requests of the last respond() call; safe to call from several threads.
+  [[nodiscard]] virtual std::string failure(const ProbeRequest& /*request*/, std::size_t /*sample*/) const { return {}; }
 };
 
 }  // namespace claimrag::interrogation

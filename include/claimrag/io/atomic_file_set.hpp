@@ -9,6 +9,12 @@
 // the next claimrag run that writes any file of the set (recover_file_sets): if every journal of
 // the set exists, the renames are completed; otherwise commit had not started renaming (or had
 // finished), and the leftovers are removed.
+//
+// commit() holds the lock of every folder of the set (io::FolderLock), so that two runs writing
+// the same set never interleave their renames. Targets follow the rules of io/output_target.hpp:
+// a character device or FIFO is written through (stage() returns the target itself), a link to a
+// file replaces the file it names. While an io::OutputPlan is active and declares a target of the
+// set, commit() hands the whole set to the plan, which commits it with the command's other outputs.
 
 #include <filesystem>
 #include <string>
@@ -29,6 +35,9 @@ class AtomicFileSet {
   /// commit() is called.
   std::filesystem::path stage(const std::filesystem::path& target);
 
+  /// Registers a temporary already written for `target` (by an AtomicFile an OutputPlan deferred).
+  void adopt(const std::filesystem::path& temporary, const std::filesystem::path& target);
+
   /// Moves every staged file into place (see above). DataError naming the file if one is missing.
   void commit();
 
@@ -37,6 +46,7 @@ class AtomicFileSet {
     std::filesystem::path temporary;
     std::filesystem::path target;
     std::filesystem::path journal;
+    bool write_through = false;  ///< a device or FIFO: written in place, nothing to rename
   };
   std::vector<Entry> entries_;
   unsigned long number_ = 0;  ///< names this set's journals apart from the process's other sets
@@ -46,5 +56,9 @@ class AtomicFileSet {
 /// Finishes or clears file sets whose commit was interrupted by a killed run and whose journal
 /// lies beside `target`. Called before any file is written (AtomicFile, AtomicFileSet::stage).
 void recover_file_sets(const std::filesystem::path& target);
+
+/// recover_file_sets and remove_dead_temporaries for every target in `folder` that a dead writer
+/// left a journal or temporary for: what a folder output's next run does before any work.
+void recover_folder(const std::filesystem::path& folder);
 
 }  // namespace claimrag::io

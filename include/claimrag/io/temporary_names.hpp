@@ -14,10 +14,15 @@ namespace claimrag::io {
 /// A fresh temporary path beside `target`, unique to this process and call.
 std::filesystem::path temporary_path_for(const std::filesystem::path& target);
 
+/// The file a temporary stands for (`dir/.NAME.tmp.PID.N` -> `dir/NAME`, through temporaries of
+/// temporaries), or `path` itself: what an error about writing it should name.
+std::filesystem::path shown_target(const std::filesystem::path& path);
+
 /// The PID in `name` when it is `.<target_name>.<kind>.PID.N` (kind "tmp" or "commit").
 std::optional<long> writer_of(const std::string& name, const std::string& target_name, const std::string& kind);
 
-/// Removes the temporaries of `target` whose writer is no longer running; returns how many.
+/// Removes the temporaries of `target` whose writer is no longer running, and the temporaries of
+/// those temporaries (and of its file sets' journals) a killed run left; returns how many.
 std::size_t remove_dead_temporaries(const std::filesystem::path& target);
 
 }  // namespace claimrag::io

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "claimrag/dataset/scifact.hpp"
@@ -29,6 +30,9 @@ struct ScoredExample {
   std::size_t blank_removed = 0;
   std::string reason;                  ///< non-empty when the example could not be judged
 };
+
+/// A passage as compared for duplicates: without the whitespace around it.
+std::string_view trimmed(std::string_view text);
 
 /// The bad-input rules above without a verifier: fills `scored` (kept passages, counts, reasons)
 /// and returns one VerificationInput per judgeable example (its example index in `input_of`).

@@ -6,6 +6,7 @@
 
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/io/utf8.hpp"
 #include "claimrag/verification/prediction.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
@@ -95,6 +96,9 @@ VerifyMode verify_mode(const VerifyRequest& request) {
   }
   if (by_claim) {
     if (request.claim.find_first_not_of(" \t\r\n") == std::string::npos) throw UsageError("--claim is empty");
+    if (const auto at = io::invalid_utf8_offset(request.claim)) {
+      throw DataError("--claim", "invalid UTF-8 at byte " + std::to_string(*at));
+    }
     require(!request.data.empty(), "--data", "--claim");
     refuse(selects_claims, "--split/--queries", "--claim");
     refuse(!request.out.empty(), "--out (the verdict goes to stdout)", "--claim");
