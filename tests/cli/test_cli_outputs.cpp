@@ -73,7 +73,7 @@ TEST(CliOutputs, AllOutputsOfARunAreWrittenTogether) {
   const auto outcome = f.run("--out " + f.out.string() + " --record " + record.string() + " --claims-out " + claims.string());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_TRUE(fs::is_regular_file(f.out));
-  EXPECT_EQ(slurp(record), slurp(f.recording));
+  EXPECT_EQ(claimrag::testing::json_lines(record), claimrag::testing::json_lines(f.recording));
   EXPECT_TRUE(fs::is_regular_file(claims));
   std::size_t entries = 0;  // no journal or temporary left beside them
   for ([[maybe_unused]] const auto& entry : fs::directory_iterator(f.folder.path())) ++entries;

@@ -44,7 +44,7 @@ struct RecordedAnswer {
   std::string probe_id;
   std::size_t sample = 0;
   std::string text;
-  std::string failure;  ///< why the answer could not be obtained; "" when it was
+  std::string failure = {};  ///< why the answer could not be obtained; "" when it was
 };
 
 /// Writes answers in the recorded format, atomically, in the order given.
