@@ -19,8 +19,10 @@ void add_ground_command(CLI::App& root) {
   command->add_option("--original", options->original, "SciFact release layout: its abstracts' sentences");
   command->add_option("--run", options->run, "TREC run giving the context of answers without one (by answer id)");
   command->add_option("--k", options->request.k, "Documents taken from --run (default 10)")->check(number_in(1, 1000));
-  command->add_option("--model", options->model, "Saved verifier (verify --save-model, or the reproduction's models/verifier_oracle.safetensors)")
-      ->required();
+  command->add_option("--model", options->model,
+                      "Saved verifier (verify --pairs --save-model, or the reproduction's models/verifier_oracle.safetensors); "
+                      "default: the built-in free-text verifier, trained on SciFact once and cached");
+  add_verifier_option(*command, options->request.verifier);
   command->add_option("--support-threshold", options->support_threshold, "tau_s (default: the config's grounding.support_threshold)")
       ->check(number_in(0, 1));
   command->add_option("--conflict-threshold", options->conflict_threshold, "tau_c (default: the config's grounding.conflict_threshold)")

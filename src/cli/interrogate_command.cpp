@@ -1,3 +1,4 @@
+#include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/interrogation/command.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -6,6 +7,8 @@ namespace claimrag::cli {
 
 void add_interrogate_command(CLI::App& root) {
   auto options = std::make_shared<interrogation::InterrogateCommand>();
+  auto verifier = std::make_shared<std::string>();
+  auto config = std::make_shared<std::string>();
   auto* command = root.add_subcommand(
       "interrogate", "Ask many agreeing and conflicting questions about each (claim, abstract) pair and fuse the answers into a verdict");
   auto* pairs = command->add_option("--pairs", options->pairs,
@@ -20,7 +23,10 @@ void add_interrogate_command(CLI::App& root) {
   command->add_option("--probes", options->probes, "Probe templates (JSON)")->capture_default_str();
   command->add_option("--samples", options->interrogation.samples, "Answers per probe, K")->capture_default_str()->check(number_in(1, 1000));
   command->add_option("--responder", options->responder, "builtin | recorded:FILE | http")->required();
-  command->add_option("--model", options->model_file, "The built-in responder's verifier model");
+  command->add_option("--model", options->model_file,
+                      "The built-in responder's verifier model (default: the built-in free-text verifier)");
+  add_verifier_option(*command, *verifier);
+  add_config_option(*command, *config);
   command->add_option("--endpoint", options->http.endpoint,
                       "http responder: base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1");
   command->add_option("--llm-model", options->http.model, "http responder: the model name sent to the endpoint");
@@ -61,8 +67,12 @@ void add_interrogate_command(CLI::App& root) {
   command->add_option("--record", options->record,
                       "Every answer in the recorded format (default for http: <out>.responses.jsonl)");
   command->add_option("--claims-out", options->claims_out, "JSON Lines: the claim-level verdicts");
-  command->callback([options] {
-    with_outputs(interrogation::command_files(*options), [&] { interrogation::run_interrogate(*options); });
+  command->callback([options, verifier, config] {
+    auto run = *options;
+    const experiment::VerifierSource source{*verifier, options->model_file, {}, {}};
+    const std::string config_file = *config;
+    run.open_verifier = [source, config_file] { return experiment::open_verifier(source, config_from(config_file)); };
+    with_outputs(interrogation::command_files(run), [&] { interrogation::run_interrogate(run); });
   });
 }
 

@@ -1,4 +1,5 @@
 #include "claimrag/error.hpp"
+#include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/sufficiency/command.hpp"
 #include "commands.hpp"
@@ -10,11 +11,19 @@ namespace {
 /// The command's flags: examples from a file, or claims and their top k documents from a run.
 struct SufficiencyFlags {
   sufficiency::SufficiencyCommand command;
+  std::string verifier;  ///< --verifier SPEC
   experiment::VerifyRequest run;  ///< --data, --run, --split | --queries, --k, --original
   std::string config;
 };
 
-void run_command(const SufficiencyFlags& flags) {
+void run_command(SufficiencyFlags flags) {
+  if (flags.command.scores.empty()) {
+    const experiment::VerifierSource source{flags.verifier, flags.command.model, {}, {}};
+    const std::string config_file = flags.config;
+    flags.command.open_verifier = [source, config_file] { return experiment::open_verifier(source, config_from(config_file)); };
+  } else if (!flags.command.model.empty() || !flags.verifier.empty()) {
+    throw UsageError("sufficiency: give --scores, or a verifier (--model, --verifier), not both");
+  }
   const bool from_run = !flags.run.run.empty();
   if (from_run == !flags.command.examples.empty()) throw UsageError("sufficiency: give exactly one of --examples and --run");
   if (!from_run) {
@@ -45,7 +54,9 @@ void add_sufficiency_command(CLI::App& root) {
   command->add_option("--k", flags->run.k, "With --run: documents per claim (default: the configuration's verification.verify_k)")
       ->check(number_in(1, 1000));
   command->add_option("--original", flags->run.original, "With --run: SciFact's release layout, for its sentences");
-  command->add_option("--model", options.model, "The pair verifier (a file of claimrag verify --save-model)");
+  command->add_option("--model", options.model,
+                      "The pair verifier (a file of claimrag verify --save-model); default: the built-in free-text verifier");
+  add_verifier_option(*command, flags->verifier);
   command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
   command->add_option("--aggregator", options.aggregator, "SURE's aggregator (models/sufficiency_aggregator.json of a reproduction)")
       ->required();

@@ -28,7 +28,9 @@ void add_verify_command(CLI::App& root) {
   command->add_option("--original", options->original, "SciFact release layout: sentences with SciFact's indices");
   command->add_option("--out", options->out, "File to write (--run: predictions JSONL; --pairs: verdicts JSONL)");
   command->add_flag("--json", options->request.json, "--claim: print one JSON object instead of text");
-  command->add_option("--model", options->model, "Saved verifier to use instead of training one");
+  command->add_option("--model", options->model,
+                      "Saved verifier to use instead of the built-in one (--pairs: not one of the open setting)");
+  add_verifier_option(*command, options->request.verifier);
   command->add_option("--save-model", options->save_model, "Where to save the trained verifier");
   add_config_option(*command, options->config);
   command->callback([options] {

@@ -171,6 +171,8 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("tau_grid", options.tau_grid);
   object.read("nei_threshold_grid", options.nei_threshold_grid);
   object.read("negation_augmentation", options.negation_augmentation);
+  object.read("calibrate", options.calibrate);
+  object.read("paraphrased_directions", options.paraphrased_directions);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);
   read_size(object, "verify_k", verification.verify_k, 1);
@@ -230,12 +232,15 @@ void read_grounding(io::StrictObject object, GroundingConfig& grounding) {
   object.read("threshold_grid", grounding.threshold_grid);
   object.read("max_conflict_rate", grounding.max_conflict_rate);
   object.read("min_recall", grounding.min_recall);
+  read_size(object, "unrelated_per_answer", grounding.unrelated_per_answer, 0);
+  object.read("max_unrelated_kept", grounding.max_unrelated_kept);
   object.read("paper", grounding.paper);
   object.finish();
   const auto unit = [](double value) { return value >= 0 && value <= 1; };
   if (!unit(grounding.support_threshold) || !unit(grounding.conflict_threshold) || !unit(grounding.max_conflict_rate) ||
-      !unit(grounding.min_recall)) {
-    throw UsageError("grounding.support_threshold, conflict_threshold, max_conflict_rate and min_recall must be in [0, 1]");
+      !unit(grounding.min_recall) || !unit(grounding.max_unrelated_kept)) {
+    throw UsageError("grounding.support_threshold, conflict_threshold, max_conflict_rate, min_recall and max_unrelated_kept "
+                     "must be in [0, 1]");
   }
   if (grounding.max_claims < grounding.min_claims) throw UsageError("grounding.max_claims must be >= min_claims");
   if (grounding.threshold_grid.empty() || !std::all_of(grounding.threshold_grid.begin(), grounding.threshold_grid.end(), unit)) {

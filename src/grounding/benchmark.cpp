@@ -71,6 +71,28 @@ std::vector<std::vector<std::size_t>> cut(const std::vector<std::size_t>& sequen
   return pieces;
 }
 
+/// Step 6 of the header: `count` claims of `members` about nothing in the answer's context.
+void append_unrelated(BenchmarkAnswer& answer, const std::vector<dataset::Claim>& claims, const std::vector<std::size_t>& members,
+                      const std::vector<std::string>& sentences, const std::set<std::string>& in_context, std::size_t count,
+                      std::mt19937_64& generator) {
+  if (count == 0) return;
+  std::vector<std::size_t> candidates;
+  for (const std::size_t c : members) {
+    const auto documents = claim_documents(claims[c]);
+    const bool about_context = std::any_of(documents.begin(), documents.end(), [&](const std::string& d) { return in_context.contains(d); });
+    const bool in_answer = std::any_of(answer.claims.begin(), answer.claims.end(),
+                                       [&](const BenchmarkClaim& claim) { return claim.claim_id == claims[c].id; });
+    if (!about_context && !in_answer) candidates.push_back(c);
+  }
+  for (std::size_t taken = 0; taken < count && !candidates.empty(); ++taken) {
+    const std::size_t pick = static_cast<std::size_t>(generator() % candidates.size());
+    const std::size_t c = candidates[pick];
+    candidates.erase(candidates.begin() + static_cast<std::ptrdiff_t>(pick));
+    answer.answer += " " + sentences[c];
+    answer.claims.push_back({claims[c].id, sentences[c], verification::Label::not_enough_info, true});
+  }
+}
+
 }  // namespace
 
 std::string answer_sentence(std::string_view claim_text) {
@@ -100,6 +122,7 @@ Benchmark build_benchmark(const std::vector<dataset::Claim>& claims, const run::
   }
   const auto grouped = families(claims, members);
   std::mt19937_64 generator(options.seed);
+  std::mt19937_64 unrelated_generator(options.seed + 1);
   for (std::size_t round = 0; round < options.rounds; ++round) {
     std::vector<std::vector<std::size_t>> pieces;
     std::vector<std::size_t> pool;
@@ -149,6 +172,7 @@ Benchmark build_benchmark(const std::vector<dataset::Claim>& claims, const run::
           ++taken;
         }
       }
+      append_unrelated(answer, claims, members, sentences, in_context, options.unrelated_per_answer, unrelated_generator);
       const auto segmented = segment_claims(answer.answer);
       if (segmented.size() != answer.claims.size()) throw InternalError("grounding benchmark: answer " + answer.id + " does not segment into its claims");
       for (std::size_t c = 0; c < segmented.size(); ++c) {

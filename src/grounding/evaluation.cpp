@@ -42,6 +42,7 @@ std::map<std::string, double> evaluate_method(Method method, std::span<const Sco
     indices = all;
   }
   double kept = 0, kept_support = 0, kept_conflict = 0, kept_nei = 0, gold_support = 0;
+  double gold_nei = 0, unrelated = 0, kept_unrelated = 0;
   double verifier_support = 0, verifier_conflict = 0;
   double partial = 0, verifier_partial = 0, refused = 0, over_refused = 0;
   for (const std::size_t a : indices) {
@@ -52,8 +53,11 @@ std::map<std::string, double> evaluate_method(Method method, std::span<const Sco
     for (std::size_t c = 0; c < answer.size(); ++c) {
       const ScoredClaim& claim = answer[c];
       gold_support += claim.gold == Label::support ? 1 : 0;
+      gold_nei += claim.gold == Label::not_enough_info ? 1 : 0;
+      unrelated += claim.unrelated ? 1 : 0;
       had_support = had_support || claim.gold == Label::support;
       if (!keep[c]) continue;
+      kept_unrelated += claim.unrelated ? 1 : 0;
       any_kept = true;
       ++kept;
       kept_support += claim.gold == Label::support ? 1 : 0;
@@ -82,6 +86,8 @@ std::map<std::string, double> evaluate_method(Method method, std::span<const Sco
           {"nei_rate", share(kept_nei, kept)},
           {"precision", share(kept_support, kept)},
           {"recall", share(kept_support, gold_support)},
+          {"nei_kept_rate", share(kept_nei, gold_nei)},
+          {"unrelated_kept_rate", share(kept_unrelated, unrelated)},
           {"partial_hallucinations", partial},
           {"partial_hallucination_rate", share(partial, n)},
           {"over_refusals", over_refused},
@@ -111,7 +117,10 @@ std::size_t choose_candidate(std::span<const std::map<std::string, double>> cand
   const auto recall = [](const auto& m) { return m.at("recall"); };
   const auto low_conflict = [](const auto& m) { return -m.at("conflict_rate"); };
   const auto reaches_recall = [&](const auto& m) { return m.at("recall") >= targets.min_recall && m.at("claims_kept") > 0; };
-  const auto meets_both = [&](const auto& m) { return reaches_recall(m) && m.at("conflict_rate") <= targets.max_conflict_rate; };
+  const auto meets_both = [&](const auto& m) {
+    return reaches_recall(m) && m.at("conflict_rate") <= targets.max_conflict_rate &&
+           (!m.contains("unrelated_kept_rate") || m.at("unrelated_kept_rate") <= targets.max_unrelated_kept);
+  };
   if (const std::size_t best = pick(meets_both, recall); best < candidates.size()) return best;
   if (const std::size_t best = pick(reaches_recall, low_conflict); best < candidates.size()) return best;
   return pick([](const auto&) { return true; }, recall);

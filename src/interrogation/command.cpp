@@ -43,11 +43,12 @@ class LoadedBuiltinResponder final : public Responder {
 std::unique_ptr<Responder> make_responder(const InterrogateCommand& command) {
   const std::string& spec = command.responder;
   if (spec == "builtin") {
-    if (command.model_file.empty()) {
+    if (!command.open_verifier && command.model_file.empty()) {
       throw UsageError("--responder builtin needs --model FILE: a verifier saved by claimrag verify --save-model");
     }
-    return std::make_unique<LoadedBuiltinResponder>(verification::load_claim_verifier(command.model_file),
-                                                    BuiltinResponderOptions{command.temperature, command.seed});
+    return std::make_unique<LoadedBuiltinResponder>(
+        command.open_verifier ? command.open_verifier() : verification::load_claim_verifier(command.model_file),
+        BuiltinResponderOptions{command.temperature, command.seed});
   }
   if (spec.starts_with(recorded_prefix)) {
     const std::filesystem::path file = spec.substr(recorded_prefix.size());

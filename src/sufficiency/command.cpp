@@ -138,19 +138,28 @@ std::vector<Example> examples_from_inputs(std::span<const verification::Verifica
   return examples;
 }
 
+namespace {
+
+void check_scoring(const SufficiencyCommand& command) {
+  const bool verifier = !command.model.empty() || command.open_verifier;
+  if (verifier == !command.scores.empty()) throw UsageError("sufficiency: give --scores, or a verifier (--model, --verifier), not both");
+}
+
+}  // namespace
+
 void run_sufficiency(const SufficiencyCommand& command) {
-  if (command.model.empty() == command.scores.empty()) throw UsageError("sufficiency: give exactly one of --model and --scores");
+  check_scoring(command);
   run_sufficiency(command, read_examples(command.examples));
 }
 
 void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& examples) {
-  if (command.model.empty() == command.scores.empty()) throw UsageError("sufficiency: give exactly one of --model and --scores");
+  check_scoring(command);
   const SureModel aggregator = load_sure(command.aggregator);
   std::vector<ScoredExample> scored;
   if (!command.scores.empty()) {
     scored = scored_from_file(examples, command.scores);
   } else {
-    const auto verifier = verification::load_claim_verifier(command.model);
+    const auto verifier = command.open_verifier ? command.open_verifier() : verification::load_claim_verifier(command.model);
     scored = score_examples(*verifier, examples);
   }
   std::vector<SetFeatures> features;

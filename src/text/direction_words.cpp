@@ -19,6 +19,7 @@ struct FamilySwap {
   std::array<std::string_view, 5> from;
   std::array<std::string_view, 5> to;
   int polarity;  // of `from`
+  bool paraphrase = false;  // one of the paraphrase families (DirectionWord::paraphrase)
 };
 
 constexpr FamilySwap kSwaps[] = {
@@ -61,6 +62,21 @@ constexpr FamilySwap kSwaps[] = {
     {{"elevate", "elevates", "elevated", "elevating", "elevation"}, {"reduce", "reduces", "reduced", "reducing", "reduction"}, +1},
     {{"exacerbate", "exacerbates", "exacerbated", "exacerbating", "exacerbation"}, {"alleviate", "alleviates", "alleviated", "alleviating", "alleviation"}, +1},
     {{"alleviate", "alleviates", "alleviated", "alleviating", "alleviation"}, {"exacerbate", "exacerbates", "exacerbated", "exacerbating", "exacerbation"}, -1},
+    // Paraphrases of the direction words above, as abstracts write them.
+    {{"attenuate", "attenuates", "attenuated", "attenuating", "attenuation"}, {"enhance", "enhances", "enhanced", "enhancing", "enhancement"}, -1, true},
+    {{"augment", "augments", "augmented", "augmenting", "augmentation"}, {"reduce", "reduces", "reduced", "reducing", "reduction"}, +1, true},
+    {{"boost", "boosts", "boosted", "boosting", ""}, {"reduce", "reduces", "reduced", "reducing", ""}, +1, true},
+    {{"amplify", "amplifies", "amplified", "amplifying", "amplification"}, {"attenuate", "attenuates", "attenuated", "attenuating", "attenuation"}, +1, true},
+    {{"lessen", "lessens", "lessened", "lessening", ""}, {"increase", "increases", "increased", "increasing", ""}, -1, true},
+    {{"mitigate", "mitigates", "mitigated", "mitigating", "mitigation"}, {"exacerbate", "exacerbates", "exacerbated", "exacerbating", "exacerbation"}, -1, true},
+    {{"strengthen", "strengthens", "strengthened", "strengthening", ""}, {"weaken", "weakens", "weakened", "weakening", ""}, +1, true},
+    {{"weaken", "weakens", "weakened", "weakening", ""}, {"strengthen", "strengthens", "strengthened", "strengthening", ""}, -1, true},
+    {{"heighten", "heightens", "heightened", "heightening", ""}, {"lower", "lowers", "lowered", "lowering", ""}, +1, true},
+    {{"rise", "rises", "rose", "rising", ""}, {"fall", "falls", "fell", "falling", ""}, +1, true},
+    {{"fall", "falls", "fell", "falling", ""}, {"rise", "rises", "rose", "rising", ""}, -1, true},
+    {{"decline", "declines", "declined", "declining", ""}, {"increase", "increases", "increased", "increasing", ""}, -1, true},
+    {{"prolong", "prolongs", "prolonged", "prolonging", "prolongation"}, {"shorten", "shortens", "shortened", "shortening", "shortening"}, +1, true},
+    {{"shorten", "shortens", "shortened", "shortening", ""}, {"prolong", "prolongs", "prolonged", "prolonging", ""}, -1, true},
     {{"positive", "positively", "gain", "presence", "enhancer"}, {"negative", "negatively", "loss", "absence", "suppressor"}, +1},
     {{"negative", "negatively", "loss", "absence", "suppressor"}, {"positive", "positively", "gain", "presence", "enhancer"}, -1},
     {{"beneficial", "susceptible", "susceptibility", "vulnerable", ""}, {"harmful", "resistant", "resistance", "resistant", ""}, +1},
@@ -74,7 +90,7 @@ std::vector<Entry> build_table() {
   for (const FamilySwap& swap : kSwaps) {
     for (std::size_t form = 0; form < swap.from.size(); ++form) {
       if (swap.from[form].empty()) continue;
-      table.push_back({swap.from[form], DirectionWord{swap.to[form], swap.polarity}});
+      table.push_back({swap.from[form], DirectionWord{swap.to[form], swap.polarity, swap.paraphrase}});
     }
   }
   // Should a word ever be listed by two families, the first listing wins, deterministically.

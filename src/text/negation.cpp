@@ -222,7 +222,10 @@ std::optional<Rewrite> Rewriter::swap_direction() const {
   const std::size_t predicate = predicate_start();
   std::size_t chosen = words_.size();
   for (std::size_t i = 0; i < words_.size(); ++i) {
-    if (!find_direction_word(lower(i))) continue;
+    // The paraphrase families inform the relation features only: the rewriter's swaps stay those
+    // chosen on SciFact's sibling claims.
+    const auto direction = find_direction_word(lower(i));
+    if (!direction || direction->paraphrase) continue;
     if (chosen == words_.size()) chosen = i;
     if (i >= predicate) {
       chosen = i;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "claimrag/text/direction_words.hpp"
@@ -34,7 +35,13 @@ struct SideCues {
 
 bool is_negator(std::string_view w) { return w == "no" || w == "not" || w == "nor"; }
 
-SideCues read_cues(std::string_view text) {
+std::optional<DirectionWord> direction_of(std::string_view word, const RelationFeatureOptions& options) {
+  auto found = find_direction_word(word);
+  if (found && found->paraphrase && !options.paraphrased_directions) return std::nullopt;
+  return found;
+}
+
+SideCues read_cues(std::string_view text, const RelationFeatureOptions& options) {
   SideCues side;
   side.words = detail::split_words(text);
   const std::vector<Word>& words = side.words;
@@ -61,7 +68,7 @@ SideCues read_cues(std::string_view text) {
       }
     }
     if (detail::is_hedge_word(w)) side.hedges += 1;
-    if (find_direction_word(w)) side.is_cue[i] = true;
+    if (direction_of(w, options)) side.is_cue[i] = true;
   }
   return side;
 }
@@ -90,14 +97,15 @@ bool negated_before(const SideCues& side, std::size_t i) {
 }
 
 // Sign of the summed polarity of the direction words within `window` words of a shared word.
-double polarity_near_shared(const SideCues& side, const std::vector<std::string>& shared, std::size_t window) {
+double polarity_near_shared(const SideCues& side, const std::vector<std::string>& shared, const RelationFeatureOptions& options) {
+  const std::size_t window = options.window;
   std::vector<std::size_t> anchors;
   for (std::size_t i = 0; i < side.words.size(); ++i) {
     if (is_content(side, i) && std::binary_search(shared.begin(), shared.end(), side.words[i].lower)) anchors.push_back(i);
   }
   int sum = 0;
   for (std::size_t i = 0; i < side.words.size(); ++i) {
-    const auto direction = find_direction_word(side.words[i].lower);
+    const auto direction = direction_of(side.words[i].lower, options);
     if (!direction) continue;
     const bool near = std::any_of(anchors.begin(), anchors.end(), [&](std::size_t a) {
       return (a > i ? a - i : i - a) <= window;
@@ -155,40 +163,44 @@ double content_coverage(const TokenSet& claim_tokens, const TokenSet& evidence_t
   return content == 0 ? 0.0 : static_cast<double>(found) / static_cast<double>(content);
 }
 
+// Counts stop at kRelationCountCap: a long evidence text repeats its cues, and a linear model
+// reading the raw count would extrapolate far past anything it was trained on.
+double capped(double count) { return std::min(count, static_cast<double>(kRelationCountCap)); }
+
 }  // namespace
 
 std::span<const std::string_view, kRelationFeatureCount> relation_feature_names() { return kNames; }
 
 std::vector<double> relation_features(std::string_view claim, std::string_view evidence,
                                       const RelationFeatureOptions& options) {
-  const SideCues c = read_cues(claim);
-  const SideCues e = read_cues(evidence);
+  const SideCues c = read_cues(claim, options);
+  const SideCues e = read_cues(evidence, options);
   const std::vector<std::string> claim_content = content_words(c);
   const std::vector<std::string> evidence_content = content_words(e);
   std::vector<std::string> shared;
   std::set_intersection(claim_content.begin(), claim_content.end(), evidence_content.begin(), evidence_content.end(),
                         std::back_inserter(shared));
-  const double claim_polarity = polarity_near_shared(c, shared, options.window);
-  const double evidence_polarity = polarity_near_shared(e, shared, options.window);
+  const double claim_polarity = polarity_near_shared(c, shared, options);
+  const double evidence_polarity = polarity_near_shared(e, shared, options);
   const std::vector<std::string> claim_numbers = numbers(claim);
   const TokenSet claim_tokens = token_set(claim);
   const TokenSet evidence_tokens = token_set(evidence);
 
   std::vector<double> f(kRelationFeatureCount, 0.0);
   auto at = [&](RelationFeature feature) -> double& { return f[static_cast<std::size_t>(feature)]; };
-  at(RelationFeature::claim_negation_count) = c.negations;
-  at(RelationFeature::evidence_negation_count) = e.negations;
+  at(RelationFeature::claim_negation_count) = capped(c.negations);
+  at(RelationFeature::evidence_negation_count) = capped(e.negations);
   at(RelationFeature::negation_mismatch) = (c.negations > 0) != (e.negations > 0) ? 1.0 : 0.0;
-  at(RelationFeature::claim_null_count) = c.nulls;
-  at(RelationFeature::evidence_null_count) = e.nulls;
+  at(RelationFeature::claim_null_count) = capped(c.nulls);
+  at(RelationFeature::evidence_null_count) = capped(e.nulls);
   at(RelationFeature::null_mismatch) = (c.nulls > 0) != (e.nulls > 0) ? 1.0 : 0.0;
   at(RelationFeature::claim_polarity) = claim_polarity;
   at(RelationFeature::evidence_polarity) = evidence_polarity;
   at(RelationFeature::polarity_agreement) = claim_polarity * evidence_polarity;
   at(RelationFeature::both_have_polarity) = claim_polarity != 0.0 && evidence_polarity != 0.0 ? 1.0 : 0.0;
-  at(RelationFeature::claim_number_count) = static_cast<double>(claim_numbers.size());
+  at(RelationFeature::claim_number_count) = capped(static_cast<double>(claim_numbers.size()));
   at(RelationFeature::claim_numbers_missing) = fraction_missing(claim_numbers, numbers(evidence));
-  at(RelationFeature::evidence_hedge_count) = e.hedges;
+  at(RelationFeature::evidence_hedge_count) = capped(e.hedges);
   at(RelationFeature::token_jaccard) = jaccard(claim_tokens, evidence_tokens);
   at(RelationFeature::claim_content_coverage) = content_coverage(claim_tokens, evidence_tokens);
   return f;

@@ -48,7 +48,10 @@ void round_to_float(LabelModel& label) {
 std::vector<double> label_row(const VerificationOptions& options, const std::string& claim_text, const ClaimText& claim, const DocumentText& document,
                               const EvidenceDocument& source, const std::vector<double>& probabilities,
                               const std::vector<std::size_t>& rationale, double tau) {
-  return options.claim_only ? claim_only_features(claim) : label_features(claim_text, claim, document, source, probabilities, rationale, tau);
+  text::RelationFeatureOptions relation;
+  relation.paraphrased_directions = options.paraphrased_directions;
+  return options.claim_only ? claim_only_features(claim)
+                            : label_features(claim_text, claim, document, source, probabilities, rationale, tau, relation);
 }
 
 const std::vector<std::string>& label_row_names(const VerificationOptions& options) {
@@ -61,6 +64,7 @@ DocumentVerdict decide(const EvidenceDocument& document, const std::vector<doubl
   DocumentVerdict verdict;
   verdict.doc_id = document.doc_id;
   verdict.probabilities = label_probabilities;
+  verdict.nei_threshold = nei_threshold;
   for (std::size_t s = 0; s < sentence_probabilities.size(); ++s) verdict.sentence_scores.push_back({s, sentence_probabilities[s]});
   verdict.rationale = select_rationale(sentence_probabilities, tau, max_rationale);
   if (label_probabilities[2] >= nei_threshold || sentence_probabilities.empty()) {

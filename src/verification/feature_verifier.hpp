@@ -38,8 +38,6 @@ std::vector<double> label_row(const VerificationOptions& options, const std::str
 /// Its column names.
 const std::vector<std::string>& label_row_names(const VerificationOptions& options);
 
-/// The options as JSON, as the file stores them (compared on load).
-std::string options_text(const VerificationOptions& options);
 
 /// The verdict for one document from its sentence and label probabilities: NEI when P(NEI) ≥ θ,
 /// else the likelier of SUPPORT and CONTRADICT; rationale as trained_verifier.hpp says.
@@ -54,6 +52,7 @@ struct FittedVerifier {
   LabelModel label;
   double tau = 0.5;
   double nei_threshold = 0.5;
+  VerifierSetting setting = VerifierSetting::oracle;
 };
 
 class FeatureVerifier final : public ClaimVerifier {

@@ -11,7 +11,7 @@ namespace claimrag::verification {
 
 const std::vector<std::string>& label_feature_names() {
   static const std::vector<std::string> names = [] {
-    std::vector<std::string> n{"selector_max",     "selector_top3",    "selector_count",
+    std::vector<std::string> n{"selector_max",     "selector_top3",    "selector_count_capped",
                                "selected_cosine",  "selected_jaccard", "selected_coverage",
                                "retrieved",        "inverse_rank",     "retrieval_score"};
     for (const auto name : text::relation_feature_names()) n.push_back("relation_" + std::string(name));
@@ -40,12 +40,16 @@ std::vector<double> claim_only_features(const ClaimText& claim) {
 std::vector<double> label_features(const std::string& claim_text, const ClaimText& claim, const DocumentText& document,
                                    const EvidenceDocument& source,
                                    const std::vector<double>& probabilities, const std::vector<std::size_t>& rationale,
-                                   double tau) {
+                                   double tau, const text::RelationFeatureOptions& relation_options) {
   const std::vector<std::size_t> top = best_sentences(probabilities, 3);
   double top_mean = 0;
   for (const std::size_t s : top) top_mean += probabilities[s];
   if (!top.empty()) top_mean /= static_cast<double>(top.size());
-  const auto count = static_cast<double>(std::count_if(probabilities.begin(), probabilities.end(), [&](double p) { return p >= tau; }));
+  // Capped: more sentences that support the claim (or one repeated) must not read as something
+  // else than the few a SciFact abstract holds; uncapped, this count outgrew everything seen in
+  // training and flipped long supporting evidence to CONTRADICT.
+  const auto reaching = std::count_if(probabilities.begin(), probabilities.end(), [&](double p) { return p >= tau; });
+  const auto count = static_cast<double>(std::min<std::ptrdiff_t>(reaching, kSelectedCountCap));
   double cosine = 0, jaccard = 0;
   std::vector<const text::TokenSet*> parts;
   for (const std::size_t s : rationale) {
@@ -55,7 +59,14 @@ std::vector<double> label_features(const std::string& claim_text, const ClaimTex
   }
   const bool retrieved = source.retrieval_rank > 0;
   std::string rationale_text;
-  for (const std::size_t s : rationale) rationale_text += (rationale_text.empty() ? "" : " ") + source.sentences[s];
+  // Each distinct sentence once: evidence that repeats a sentence says no more than it once did.
+  std::vector<const std::string*> joined;
+  for (const std::size_t s : rationale) {
+    const std::string& sentence = source.sentences[s];
+    if (std::any_of(joined.begin(), joined.end(), [&](const std::string* j) { return *j == sentence; })) continue;
+    joined.push_back(&sentence);
+    rationale_text += (rationale_text.empty() ? "" : " ") + sentence;
+  }
   std::vector<double> row{top.empty() ? 0.0 : probabilities[top.front()],
           top_mean,
           count,
@@ -65,7 +76,7 @@ std::vector<double> label_features(const std::string& claim_text, const ClaimTex
           retrieved ? 1.0 : 0.0,
           retrieved ? 1.0 / static_cast<double>(source.retrieval_rank) : 0.0,
           retrieved ? std::log1p(std::max(0.0, source.retrieval_score)) : 0.0};
-  const std::vector<double> relation = text::relation_features(claim_text, rationale_text);
+  const std::vector<double> relation = text::relation_features(claim_text, rationale_text, relation_options);
   row.insert(row.end(), relation.begin(), relation.end());
   return row;
 }

@@ -1,6 +1,7 @@
 #include "claimrag/verification/scifact_inputs.hpp"
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 #include "claimrag/bm25/index.hpp"
@@ -87,6 +88,39 @@ std::vector<LabelledInput> open_inputs(const std::vector<dataset::Claim>& claims
       }
     }
     items.push_back(std::move(item));
+  }
+  return items;
+}
+
+std::vector<LabelledInput> free_text_inputs(const std::vector<dataset::Claim>& claims,
+                                            const std::vector<dataset::Abstract>& abstracts, const AbstractIndex& index,
+                                            const run::Run& neighbours, std::uint64_t seed) {
+  if (abstracts.size() < 3) throw UsageError("free-text verifier inputs: need at least 3 abstracts to draw unrelated ones from");
+  std::vector<LabelledInput> items = oracle_inputs(claims, index);
+  std::mt19937_64 generator(seed);
+  for (LabelledInput& item : items) {
+    const auto taken = [&](const std::string& doc_id) {
+      return std::find(item.family_doc_ids.begin(), item.family_doc_ids.end(), doc_id) != item.family_doc_ids.end() ||
+             std::any_of(item.input.documents.begin(), item.input.documents.end(),
+                         [&](const EvidenceDocument& d) { return d.doc_id == doc_id; });
+    };
+    const auto add = [&](const std::string& doc_id) {
+      item.input.documents.push_back(evidence_document(index, doc_id, item.input.claim_id));
+      item.gold.emplace_back();  // NOT_ENOUGH_INFO, no rationale
+    };
+    if (const run::Ranking* ranking = neighbours.find(item.input.claim_id)) {
+      for (const auto& ranked : ranking->documents) {
+        if (taken(ranked.doc_id)) continue;
+        add(ranked.doc_id);
+        break;
+      }
+    }
+    while (true) {
+      const std::string& doc_id = abstracts[static_cast<std::size_t>(generator() % abstracts.size())].doc_id;
+      if (taken(doc_id)) continue;
+      add(doc_id);
+      break;
+    }
   }
   return items;
 }

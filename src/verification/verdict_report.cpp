@@ -85,6 +85,7 @@ nlohmann::ordered_json claim_verdict_json(const VerificationInput& input, const 
                          {"probabilities", probabilities_json(document.probabilities)},
                          {"rationale", rationale_json(source, document)},
                          {"truncated_sentences", document.truncated_sentences}});
+    if (document.nei_threshold) documents.back()["nei_threshold"] = *document.nei_threshold;
   }
   nlohmann::ordered_json object{{"claim", input.claim}, {"not_enough_evidence", not_enough_evidence(verdict)}};
   if (!verdict.reason.empty()) object["reason"] = verdict.reason;
@@ -105,6 +106,11 @@ std::string claim_verdict_text(const VerificationInput& input, const ClaimVerdic
       text << "  P(" << label_name(label) << ") " << fixed(document.probabilities[static_cast<std::size_t>(label)], 3);
     }
     text << "\n";
+    // The rule beside the verdict, so that "P(SUPPORT) 0.52, NOT_ENOUGH_INFO" reads as what it is.
+    if (document.nei_threshold) {
+      text << "    (NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= " << fixed(*document.nei_threshold, 3)
+           << ", else the likelier of SUPPORT and CONTRADICT)\n";
+    }
     if (document.label != Label::not_enough_info) {
       for (const std::size_t index : document.rationale) {
         text << "    cites sentence " << index << " (score " << fixed(sentence_score(document, index), 3)

@@ -48,11 +48,13 @@ nlohmann::ordered_json pair_verdict_json(const VerificationInput& input, const C
     throw InternalError("pair " + input.claim_id + " must hold exactly one evidence document");
   }
   const DocumentVerdict& document = verdict.documents.front();
-  return {{"id", input.claim_id},
-          {"label", label_name(document.label)},
-          {"probabilities", probabilities_json(document.probabilities)},
-          {"rationale", rationale_json(input.documents.front(), document)},
-          {"truncated_sentences", document.truncated_sentences}};
+  nlohmann::ordered_json line{{"id", input.claim_id},
+                              {"label", label_name(document.label)},
+                              {"probabilities", probabilities_json(document.probabilities)},
+                              {"rationale", rationale_json(input.documents.front(), document)},
+                              {"truncated_sentences", document.truncated_sentences}};
+  if (!verdict.reason.empty()) line["reason"] = verdict.reason;  // e.g. a claim without a word
+  return line;
 }
 
 void write_pair_verdicts(const std::filesystem::path& path, std::span<const VerificationInput> inputs,

@@ -1,7 +1,7 @@
 // The claim verifier's file: safetensors (nn/safetensors.hpp) with F32 tensors
 //   selector.weights 1×S, selector.bias 1×1, label.mean 1×L, label.scale 1×L, label.weights 3×L,
 //   label.bias 1×3, tfidf.document_frequencies 1×V
-// and metadata: format, format_version, options (JSON), tau, nei_threshold, sentence_features and
+// and metadata: format, format_version, options (JSON), setting, tau, nei_threshold, sentence_features and
 // label_features (JSON name lists), tfidf_terms (JSON), tfidf_document_count,
 // tfidf_max_features, and checksum: XXH64 over every other metadata entry (key NUL value NUL,
 // key order) and every tensor (name, then its bytes, in the order above), so a flipped bit
@@ -22,7 +22,8 @@ namespace detail {
 namespace {
 
 constexpr const char* kFormat = "claimrag-claim-verifier";
-constexpr int kFormatVersion = 1;
+// 2: the setting recorded; bounded features (selector_count_capped, capped sizes and counts).
+constexpr int kFormatVersion = 2;
 
 std::string number_text(double value) {
   char buffer[64];
@@ -92,6 +93,8 @@ VerificationOptions parse_options(const std::string& text) {
   options.claim_only = json.at("claim_only").get<bool>();
   // Absent from the files of versions before the option existed, which trained without it.
   options.negation_augmentation = json.value("negation_augmentation", false);
+  options.calibrate = json.at("calibrate").get<bool>();
+  options.paraphrased_directions = json.at("paraphrased_directions").get<bool>();
   return options;
 }
 
@@ -104,7 +107,16 @@ double parse_number(const std::string& file, const std::string& key, const std::
   return value;
 }
 
+VerifierSetting parse_setting(const std::string& file, const std::string& text) {
+  for (const auto setting : {VerifierSetting::oracle, VerifierSetting::open, VerifierSetting::free_text}) {
+    if (text == setting_name(setting)) return setting;
+  }
+  throw DataError(file, "metadata 'setting' is not oracle, open or free_text: " + text);
+}
+
 }  // namespace
+
+}  // namespace detail
 
 std::string options_text(const VerificationOptions& options) {
   return nlohmann::json{{"folds", options.folds},
@@ -115,15 +127,20 @@ std::string options_text(const VerificationOptions& options) {
                         {"tau_grid", options.tau_grid},
                         {"nei_threshold_grid", options.nei_threshold_grid},
                         {"claim_only", options.claim_only},
-                        {"negation_augmentation", options.negation_augmentation}}
+                        {"negation_augmentation", options.negation_augmentation},
+                        {"calibrate", options.calibrate},
+                        {"paraphrased_directions", options.paraphrased_directions}}
       .dump();
 }
+
+namespace detail {
 
 void FeatureVerifier::save(const std::filesystem::path& file) const {
   const std::vector<NamedTensor> tensors = tensors_of(fitted_);
   nn::SafetensorsMetadata metadata{{"format", kFormat},
                                    {"format_version", std::to_string(kFormatVersion)},
                                    {"options", options_text(fitted_.options)},
+                                   {"setting", std::string(setting_name(fitted_.setting))},
                                    {"tau", number_text(fitted_.tau)},
                                    {"nei_threshold", number_text(fitted_.nei_threshold)},
                                    {"sentence_features", nlohmann::json(sentence_feature_names()).dump()},
@@ -191,6 +208,7 @@ std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& 
     throw DataError(file, "was trained with options " + options_text(fitted.options) + ", the configuration asks for " +
                               options_text(*expected));
   }
+  fitted.setting = parse_setting(file, field(metadata, file, "setting"));
   fitted.tau = parse_number(file, "tau", field(metadata, file, "tau"));
   fitted.nei_threshold = parse_number(file, "nei_threshold", field(metadata, file, "nei_threshold"));
   const auto S = static_cast<std::int64_t>(sentence_feature_names().size());
@@ -224,6 +242,32 @@ std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& 
       std::move(terms), std::move(df), static_cast<std::size_t>(parse_number(file, "tfidf_document_count", field(metadata, file, "tfidf_document_count"))),
       {static_cast<std::size_t>(parse_number(file, "tfidf_max_features", field(metadata, file, "tfidf_max_features")))}));
   return std::make_unique<FeatureVerifier>(std::move(fitted));
+}
+
+std::string_view setting_name(VerifierSetting setting) {
+  switch (setting) {
+    case VerifierSetting::oracle: return "oracle";
+    case VerifierSetting::open: return "open";
+    case VerifierSetting::free_text: return "free_text";
+  }
+  throw InternalError("setting_name: setting out of range");
+}
+
+VerifierSetting setting_of(const ClaimVerifier& verifier) {
+  const auto* feature = dynamic_cast<const detail::FeatureVerifier*>(&verifier);
+  if (!feature) throw UsageError("setting_of: not a verifier trained by claimrag");
+  return feature->fitted().setting;
+}
+
+std::unique_ptr<ClaimVerifier> load_free_text_verifier(const std::filesystem::path& file, const VerificationOptions* expected) {
+  auto verifier = load_claim_verifier(file, expected);
+  if (setting_of(*verifier) == VerifierSetting::open) {
+    throw DataError(file.string(), "is a verifier of the open setting (it reads each document's retrieval rank, which "
+                                   "your own evidence does not have): use the free-text verifier instead, by leaving "
+                                   "out --model (claimrag trains and caches it) or with a file saved by "
+                                   "`claimrag verify --pairs FILE --out FILE --save-model FILE`");
+  }
+  return verifier;
 }
 
 }  // namespace claimrag::verification

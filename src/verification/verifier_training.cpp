@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <optional>
 
 #include "claimrag/error.hpp"
 #include "claimrag/parallel_for.hpp"
 #include "claimrag/rerank/logistic_regression.hpp"
+#include "claimrag/selective/calibration.hpp"
 #include "claimrag/text/negation.hpp"
 #include "claimrag/verification/claim_folds.hpp"
 #include "claimrag/verification/rationale_selection.hpp"
@@ -243,6 +245,68 @@ void label_training_rows(const std::vector<PreparedClaim>& claims, const ClaimLa
   }
 }
 
+/// SUPPORT vs CONTRADICT on gold rationales, out of fold: every SUPPORT / CONTRADICT document
+/// with a gold rationale, judged by its fold's label model from the gold-rationale row (the row
+/// after its predicted-rationale one, document_rows), the likelier of the two labels.
+struct GoldRationaleCounts {
+  std::size_t documents = 0, correct = 0, contradict = 0, contradict_found = 0, support = 0;
+  void add(Label gold, const std::array<double, label_count>& p) {
+    const Label said = p[0] >= p[1] ? Label::support : Label::contradict;
+    ++documents;
+    correct += said == gold ? 1 : 0;
+    support += gold == Label::support ? 1 : 0;
+    if (gold == Label::contradict) {
+      ++contradict;
+      contradict_found += said == Label::contradict ? 1 : 0;
+    }
+  }
+  void report(std::map<std::string, double>& named) const {
+    const auto share = [](std::size_t a, std::size_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / static_cast<double>(b); };
+    named["gold_rationale_sc_accuracy"] = share(correct, documents);
+    named["gold_rationale_contradict_recall"] = share(contradict_found, contradict);
+    named["gold_rationale_support_always_accuracy"] = share(support, documents);
+  }
+};
+
+/// softmax(ln p / T): p tempered by T (T > 1 flattens, T < 1 sharpens); p's zeros stay zero.
+std::array<double, label_count> tempered(const std::array<double, label_count>& p, double temperature) {
+  std::array<double, label_count> out{};
+  double top = -std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < label_count; ++k) {
+    if (p[k] > 0) top = std::max(top, std::log(p[k]) / temperature);
+  }
+  double sum = 0;
+  for (std::size_t k = 0; k < label_count; ++k) {
+    out[k] = p[k] > 0 ? std::exp(std::log(p[k]) / temperature - top) : 0.0;
+    sum += out[k];
+  }
+  for (double& value : out) value /= sum;
+  return out;
+}
+
+/// The temperature minimising the out-of-fold negative log-likelihood of the documents' gold
+/// labels (documents judged from a predicted rationale; those without sentences have no row).
+double fit_label_temperature(const std::vector<PreparedClaim>& claims,
+                             const std::vector<std::vector<std::array<double, label_count>>>& probabilities,
+                             const std::vector<std::vector<std::size_t>>& predicted) {
+  std::vector<std::array<double, label_count>> rows;
+  std::vector<int> labels;
+  for (std::size_t c = 0; c < claims.size(); ++c) {
+    for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {
+      if (predicted[c][d] == kNoRow) continue;
+      rows.push_back(probabilities[c][d]);
+      labels.push_back(static_cast<int>(claims[c].documents[d].gold->label));
+    }
+  }
+  Eigen::MatrixXd logits(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(label_count));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (std::size_t k = 0; k < label_count; ++k) {
+      logits(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(k)) = std::log(std::max(rows[r][k], 1e-300));
+    }
+  }
+  return selective::fit_softmax_temperature(logits, labels);
+}
+
 std::map<std::string, double> named_scores(const detail::TaskScores& scores) {
   std::map<std::string, double> named;
   const std::pair<const char*, const detail::F1Scores*> parts[] = {{"label_only", &scores.label_only},
@@ -264,6 +328,12 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   check(data, options);
   detail::FittedVerifier fitted;
   fitted.options = options;
+  fitted.setting = data.setting;
+  for (const auto& item : data.claims) {
+    for (const auto& document : item.input.documents) {
+      if (document.retrieval_rank > 0) fitted.setting = VerifierSetting::open;
+    }
+  }
   fitted.vectorizer = std::make_shared<const tfidf::TfidfVectorizer>(
       tfidf::TfidfVectorizer::fit(data.corpus_texts, {options.tfidf_max_features}));
   std::vector<PreparedClaim> claims =
@@ -289,6 +359,7 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   std::vector<const LabelledInput*> gold;
   for (const auto& claim : claims) gold.push_back(claim.item);
   double best = -1;
+  double fitted_temperature = 1.0;
   ClaimLabelRows best_rows;  // the chosen τ's rows, for the final fit
   for (const double tau : options.tau_grid) {
     // Out-of-fold label probabilities of every document at this τ.
@@ -301,14 +372,29 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
       label_training_rows(claims, tau_rows, fold, rows, labels);
       fold_labels[fold] = fit_label_model(rows, labels, options.label_l2);
     });
+    GoldRationaleCounts gold_rationale;
     for (std::size_t fold = 0; fold < options.folds; ++fold) {
       const LabelModel& label = fold_labels[fold];
       for (std::size_t c = 0; c < claims.size(); ++c) {
         if (claims[c].fold != fold) continue;
-        for (const std::size_t row : tau_rows.predicted[c]) {
+        for (std::size_t d = 0; d < tau_rows.predicted[c].size(); ++d) {
+          const std::size_t row = tau_rows.predicted[c][d];
           probabilities[c].push_back(row == kNoRow ? std::array<double, label_count>{0, 0, 1}
                                                    : label.probabilities(tau_rows.rows[c][row]));
+          const PreparedDocument& document = claims[c].documents[d];
+          if (row != kNoRow && document.gold->label != Label::not_enough_info && !document.gold_rationale.empty() &&
+              !options.claim_only) {
+            gold_rationale.add(document.gold->label, label.probabilities(tau_rows.rows[c][row + 1]));
+          }
         }
+      }
+    }
+    // Calibration: one temperature for the label probabilities, fitted on these out-of-fold
+    // predictions, applied before θ is chosen so that θ reads calibrated probabilities.
+    const double temperature = options.calibrate ? fit_label_temperature(claims, probabilities, tau_rows.predicted) : 1.0;
+    for (std::size_t c = 0; c < claims.size(); ++c) {
+      for (std::size_t d = 0; d < probabilities[c].size(); ++d) {
+        if (tau_rows.predicted[c][d] != kNoRow) probabilities[c][d] = tempered(probabilities[c][d], temperature);
       }
     }
     bool improved = false;
@@ -328,7 +414,12 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         best = scores.label_rationale.f1;
         fitted.tau = tau;
         fitted.nei_threshold = theta;
-        if (report) report->cross_validation = named_scores(scores);
+        fitted_temperature = temperature;
+        if (report) {
+          report->cross_validation = named_scores(scores);
+          gold_rationale.report(report->cross_validation);
+          report->cross_validation["temperature"] = temperature;
+        }
       }
     }
     if (improved) best_rows = std::move(tau_rows);
@@ -339,6 +430,10 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   std::vector<int> labels;
   label_training_rows(claims, best_rows, options.folds, rows, labels);
   fitted.label = fit_label_model(rows, labels, options.label_l2);
+  // softmax((Wx + b) / T) = softmax((W / T)x + b / T): the temperature lives in the weights.
+  fitted.label.model.weights /= fitted_temperature;
+  fitted.label.model.bias /= fitted_temperature;
+  detail::round_to_float(fitted.label);
   if (report) {
     report->tau = fitted.tau;
     report->nei_threshold = fitted.nei_threshold;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
@@ -28,6 +29,7 @@ class CliGround : public ::testing::Test {
     folder_ = std::filesystem::temp_directory_path() / ("claimrag_CliGround_" + std::to_string(::getpid()));
     std::filesystem::create_directories(folder_);
     model_ = (folder_ / "verifier.safetensors").string();
+    ::setenv("XDG_CACHE_HOME", (folder_ / "cache").c_str(), 1);  // the built-in verifier's cache: never the user's
     const auto trained = run_claimrag("--quiet verify --pairs " + kFixture + "/pairs.jsonl --out " + folder_.string() +
                                           "/pairs.out --original " + kSciFact + "/original --save-model " + model_,
                                       folder_);
@@ -104,11 +106,14 @@ TEST_F(CliGround, BadInputIsADataErrorNamingFileAndLineAndWritesNothing) {
   }
 }
 
-TEST(CliGroundUsage, ModelIsRequired) {
+TEST(CliGroundUsage, AnUnknownVerifierIsAUsageError) {
   TempFolder folder;
-  const auto outcome = run_claimrag("ground --answers " + kFixture + "/answers.jsonl --out " + (folder.path() / "o.jsonl").string(), folder.path());
+  const auto outcome = run_claimrag("ground --answers " + kFixture + "/answers.jsonl --out " + (folder.path() / "o.jsonl").string() +
+                                        " --verifier magic",
+                                    folder.path());
   EXPECT_EQ(outcome.exit_code, 2) << outcome.err;
-  EXPECT_NE(outcome.err.find("--model"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.err.find("--verifier"), std::string::npos) << outcome.err;
+  EXPECT_FALSE(std::filesystem::exists(folder.path() / "o.jsonl"));
 }
 
 }  // namespace

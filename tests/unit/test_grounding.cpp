@@ -35,8 +35,8 @@ TEST(GroundingRule, LabelsByTheStrongerSideAndTheThresholds) {
 TEST(GroundingRule, CitesEveryPassageAtTheThresholdMostProbableFirst) {
   verification::VerificationInput input{"c", "aspirin lowers risk", {{"d1", "", {"Unrelated text."}, 0, 0}, {"d2", "", {"Aspirin lowers risk.", "x"}, 0, 0}}};
   verification::ClaimVerdict verdict{"c", {}, {}};
-  verdict.documents.push_back({"d1", Label::support, {0.65, 0.2, 0.15}, {0}, {{0, 0.3}}, 0});
-  verdict.documents.push_back({"d2", Label::support, {0.9, 0.05, 0.05}, {0}, {{0, 0.95}, {1, 0.1}}, 0});
+  verdict.documents.push_back({"d1", Label::support, {0.65, 0.2, 0.15}, {0}, {{0, 0.3}}, 0, std::nullopt});
+  verdict.documents.push_back({"d2", Label::support, {0.9, 0.05, 0.05}, {0}, {{0, 0.95}, {1, 0.1}}, 0, std::nullopt});
   const auto judgement = judge_claim(input, verdict, {0.6, 0.5});
   EXPECT_EQ(judgement.label, ClaimLabel::supported);
   EXPECT_DOUBLE_EQ(judgement.confidence, 0.9);

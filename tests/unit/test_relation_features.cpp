@@ -43,7 +43,7 @@ TEST(RelationFeatures, CountsNegationCuesAndTheirMismatch) {
   // without, never, lack, don't, "fail to" = 5; "NO" (nitric oxide), "notably" and "knots" are no cues
   const std::string evidence = "Without X, patients never lack Y and don't fail to heal. NO levels rose notably in knots.";
   EXPECT_EQ(feature(claim, evidence, F::claim_negation_count), 1.0);
-  EXPECT_EQ(feature(claim, evidence, F::evidence_negation_count), 5.0);
+  EXPECT_EQ(feature(claim, evidence, F::evidence_negation_count), 3.0);  // 5 cues, capped at kRelationCountCap
   EXPECT_EQ(feature(claim, evidence, F::negation_mismatch), 0.0);
   EXPECT_EQ(feature(claim, "X caused Y.", F::negation_mismatch), 1.0);
   EXPECT_EQ(feature("X causes Y.", "X caused Y.", F::negation_mismatch), 0.0);
@@ -97,7 +97,7 @@ TEST(RelationFeatures, NumbersOfTheClaimMissingFromTheEvidence) {
   const std::string claim = "A 2.5 mg dose raised IL-6 by 10% in 1,000 of 3 groups (p53, 6MP, 40mg).";
   // evidence numbers: 10, 3.0, 1,000, 2.5 ("2.5-fold"); "3" is missing, "3.0" is another string
   const std::string evidence = "We saw 10% and 3.0 in 1,000 patients; IL-6 rose 2.5-fold.";
-  EXPECT_EQ(feature(claim, evidence, F::claim_number_count), 4.0);
+  EXPECT_EQ(feature(claim, evidence, F::claim_number_count), 3.0);  // 4 numbers, capped at kRelationCountCap
   EXPECT_EQ(feature(claim, evidence, F::claim_numbers_missing), 0.25);
   EXPECT_EQ(feature("Dose 5 or 5 again.", "", F::claim_number_count), 2.0);
   EXPECT_EQ(feature("Dose 5 or 5 again.", "", F::claim_numbers_missing), 1.0);  // distinct numbers: {5}
@@ -107,7 +107,7 @@ TEST(RelationFeatures, NumbersOfTheClaimMissingFromTheEvidence) {
 TEST(RelationFeatures, HedgesInTheEvidence) {
   // may, suggest, possible, potentially, unclear; "mayor" and "suggestion" are other words
   const std::string evidence = "These results may suggest a possible, potentially unclear role for the mayor's suggestion.";
-  EXPECT_EQ(feature("X", evidence, F::evidence_hedge_count), 5.0);
+  EXPECT_EQ(feature("X", evidence, F::evidence_hedge_count), 3.0);  // 5 cues, capped at kRelationCountCap
   EXPECT_EQ(feature(evidence, "X", F::evidence_hedge_count), 0.0);  // the claim's hedges are not counted
 }
 
@@ -154,4 +154,28 @@ TEST(RelationFeatures, NegatingTheClaimFlipsTheRelation) {
   const std::string claim4 = "Exercise has no effect on mood.";
   EXPECT_EQ(feature(claim4, evidence4, F::null_mismatch), 0.0);
   EXPECT_EQ(feature(negate_claim(claim4).text, evidence4, F::null_mismatch), 1.0);
+}
+
+TEST(RelationFeatures, CountsStopAtTheCapWhateverTheLength) {
+  std::string evidence;
+  for (int i = 0; i < 1000; ++i) evidence += "X did not change Y; it may not matter. ";
+  const auto f = relation_features("No, X never changes Y, not in 2 or 3 or 4 or 5 trials.", evidence);
+  for (const F which : {F::claim_negation_count, F::evidence_negation_count, F::evidence_null_count, F::evidence_hedge_count,
+                        F::claim_number_count}) {
+    EXPECT_EQ(f.at(static_cast<std::size_t>(which)), claimrag::text::kRelationCountCap) << static_cast<int>(which);
+  }
+}
+
+TEST(RelationFeatures, ParaphrasedDirectionWordsDisagreeWithTheCoreOnes) {
+  // "attenuated" and "boosted" are paraphrases (-1 and +1): read against "increases" they disagree
+  // and agree; with the paraphrases switched off they carry no polarity at all.
+  claimrag::text::RelationFeatureOptions off;
+  off.paraphrased_directions = false;
+  const std::string claim = "Statin therapy increases LDL cholesterol.";
+  EXPECT_EQ(feature(claim, "Statin therapy attenuated LDL cholesterol.", F::polarity_agreement), -1.0);
+  EXPECT_EQ(feature(claim, "Statin therapy attenuated LDL cholesterol.", F::polarity_agreement, off), 0.0);
+  EXPECT_EQ(feature(claim, "Statin therapy boosted LDL cholesterol.", F::polarity_agreement), 1.0);
+  EXPECT_EQ(feature(claim, "LDL cholesterol declined with statin therapy.", F::polarity_agreement), -1.0);
+  // The core words are read either way: "lowered" was always a direction word.
+  EXPECT_EQ(feature(claim, "Statin therapy lowered LDL cholesterol by 30 to 50 percent.", F::polarity_agreement, off), -1.0);
 }

@@ -9,6 +9,7 @@
 #include "claimrag/verification/verdict_report.hpp"
 #include "claimrag/verification/verification_pairs.hpp"
 #include "claimrag/verification/verify_inputs.hpp"
+#include "claimrag/verification/wordless_claims.hpp"
 #include "overlap_verifier.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
@@ -149,6 +150,38 @@ TEST(VerdictReport, JsonHoldsTheSameAsTheText) {
   EXPECT_EQ(empty["not_enough_evidence"], true);
   EXPECT_EQ(empty["reason"], "no retrieved abstract");
   EXPECT_TRUE(empty["documents"].empty());
+}
+
+TEST(VerdictReport, TheNeiRuleStandsBesideEachVerdictOfAThresholdVerifier) {
+  const auto input = aspirin_claim();
+  auto verdicts = verification::verify_claims(OverlapVerifier{}, std::span(&input, 1));
+  verdicts[0].documents[1].nei_threshold = 0.5;
+  const std::string text = verification::claim_verdict_text(input, verdicts[0]);
+  EXPECT_NE(text.find("    NOT_ENOUGH_INFO  P(SUPPORT) 0.100  P(CONTRADICT) 0.100  P(NOT_ENOUGH_INFO) 0.800\n"
+                      "    (NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= 0.500, else the likelier of SUPPORT and CONTRADICT)\n"),
+            std::string::npos)
+      << text;
+  const auto json = nlohmann::json::parse(verification::claim_verdict_json(input, verdicts[0]).dump());
+  EXPECT_EQ(json["documents"][1]["nei_threshold"], 0.5);
+  EXPECT_FALSE(json["documents"][0].contains("nei_threshold"));
+}
+
+TEST(WordlessClaims, AreNotEnoughInfoWithOneReasonAndNeverReachTheVerifier) {
+  const auto guarded = verification::guard_wordless_claims(std::make_unique<OverlapVerifier>());
+  const std::vector<VerificationInput> inputs{
+      {"w", "?!... ;;; !!!", {{"d", "", {"Aspirin lowers risk.", "More text."}, 0, 0.0}}},
+      {"z", "Aspirin lowers heart risk.", {{"d", "", {"Aspirin lowers heart risk in adults."}, 0, 0.0}}},
+      {"e", " -- ", {}}};
+  const auto verdicts = verification::verify_claims(*guarded, inputs);
+  ASSERT_EQ(verdicts.size(), 3u);
+  EXPECT_EQ(verdicts[0].reason, verification::kClaimWithoutWord);
+  ASSERT_EQ(verdicts[0].documents.size(), 1u);
+  EXPECT_EQ(verdicts[0].documents[0].label, verification::Label::not_enough_info);
+  EXPECT_EQ(verdicts[0].documents[0].probabilities, (std::array<double, 3>{0, 0, 1}));
+  EXPECT_EQ(verdicts[0].documents[0].sentence_scores.size(), 2u);
+  EXPECT_EQ(verdicts[1].documents[0].label, verification::Label::support);  // judged by the verifier behind the guard
+  EXPECT_TRUE(verdicts[1].reason.empty());
+  EXPECT_EQ(verdicts[2].reason, verification::kClaimWithoutWord);
 }
 
 }  // namespace

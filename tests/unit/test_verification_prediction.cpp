@@ -156,8 +156,8 @@ TEST(VerificationPrediction, EachMalformedLineIsNamedByFileAndLine) {
 
 TEST(VerificationPrediction, ConvertsAVerdictWithItsInput) {
   verification::ClaimVerdict verdict{"5", {}, ""};
-  verdict.documents.push_back({"d1", Label::contradict, {0.2, 0.7, 0.1}, {2, 0}, {{0, 0.6}, {1, 0.1}, {2, 0.9}}, 1});
-  verdict.documents.push_back({"d2", Label::not_enough_info, {0.1, 0.1, 0.8}, {}, {{0, 0.2}}, 0});
+  verdict.documents.push_back({"d1", Label::contradict, {0.2, 0.7, 0.1}, {2, 0}, {{0, 0.6}, {1, 0.1}, {2, 0.9}}, 1, std::nullopt});
+  verdict.documents.push_back({"d2", Label::not_enough_info, {0.1, 0.1, 0.8}, {}, {{0, 0.2}}, 0, std::nullopt});
   verification::VerificationInput input{"5", "claim", {{"d1", "", {"a", "b", "c"}, 4, 1.5}, {"d2", "", {"x"}, 0, 0.0}}};
 
   const auto prediction = verification::to_prediction(verdict, &input);

@@ -148,6 +148,10 @@ struct GroundingConfig {
                                      0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95};
   double max_conflict_rate = 0.02;
   double min_recall = 0.6;  ///< with max_conflict_rate, the targets of the choice (grounding/evaluation.hpp)
+  /// The free-text verifier's benchmarks (what `ground`'s defaults are chosen on): unrelated
+  /// claims appended to each answer, and the share of them the choice may keep.
+  std::size_t unrelated_per_answer = 1;
+  double max_unrelated_kept = 0.1;
   std::string paper;  ///< the seed's Table 1 (configs/paper/grounding.json); empty: none
 };
 

@@ -23,6 +23,10 @@
 //  5. Gold label of a claim against the context: its SciFact evidence label (SUPPORT or
 //     CONTRADICT; no SciFact claim mixes them), else NEI. Every evidence abstract is in the
 //     context, so this is the claim's label against the context.
+//  6. With unrelated_per_answer = u > 0: u eligible claims appended to each answer, drawn
+//     uniformly (a second std::mt19937_64 seeded with seed + 1, so steps 1-5 draw the same) from
+//     the claims whose cited and evidence abstracts are all outside the answer's context and that
+//     are not already in it; gold NEI, flagged `unrelated`. The context is unchanged.
 // Shuffles are Fisher–Yates over std::mt19937_64 draws taken modulo the range, which gives the
 // same answers with every standard library.
 
@@ -42,6 +46,7 @@ struct BenchmarkClaim {
   std::string claim_id;  ///< SciFact's
   std::string text;      ///< as it appears in the answer
   verification::Label gold = verification::Label::not_enough_info;
+  bool unrelated = false;  ///< added by BenchmarkOptions::unrelated_per_answer: about another topic, NEI
 };
 
 struct BenchmarkAnswer {
@@ -59,6 +64,8 @@ struct BenchmarkOptions {
   std::size_t rounds = 1;
   std::uint64_t seed = 42;
   std::string id_prefix = "answer";
+  /// Unrelated claims appended to each answer (step 6), gold NEI.
+  std::size_t unrelated_per_answer = 0;
 };
 
 struct Benchmark {

@@ -15,6 +15,8 @@
 //   support_rate, conflict_rate, nei_rate   shares of the kept claims (0 when none is kept);
 //                                           support_rate is also the precision of kept claims
 //   recall                                  kept gold-SUPPORT claims / all gold-SUPPORT claims
+//   nei_kept_rate                           kept gold-NEI claims / all gold-NEI claims
+//   unrelated_kept_rate                     kept unrelated claims / all unrelated claims (0 without any)
 //   partial_hallucinations (count, _rate)   final answers with a gold-SUPPORT and a gold-CONTRADICT claim
 //   over_refusals (count, _rate)            refused answers that had a gold-SUPPORT claim
 // and by the verifier's own labels (label_of at the thresholds): verifier_support_rate,
@@ -37,6 +39,7 @@ struct ScoredClaim {
   double support = 0;
   double conflict = 0;
   verification::Label gold = verification::Label::not_enough_info;
+  bool unrelated = false;  ///< a claim about another topic than the context (BenchmarkClaim::unrelated)
 };
 
 using ScoredAnswer = std::vector<ScoredClaim>;
@@ -59,15 +62,17 @@ std::vector<bool> kept_claims(Method method, const ScoredAnswer& answer, const M
 std::map<std::string, double> evaluate_method(Method method, std::span<const ScoredAnswer> answers, const MethodSettings& settings,
                                               std::span<const std::size_t> indices = {});
 
-/// The targets a choice aims at: the kept claims' conflict rate at most max_conflict_rate while
-/// keeping at least min_recall of the gold-supported claims.
+/// The targets a choice aims at: the kept claims' conflict rate at most max_conflict_rate and at
+/// most max_unrelated_kept of the unrelated claims kept, while keeping at least min_recall of the
+/// gold-supported claims.
 struct ChoiceTargets {
   double max_conflict_rate = 0.02;
   double min_recall = 0.6;
+  double max_unrelated_kept = 1.0;
 };
 
 /// The choice rule, first that applies (ties: larger support_rate, then the earlier candidate):
-///  1. among candidates meeting both targets, the largest recall;
+///  1. among candidates meeting every target, the largest recall;
 ///  2. else among those reaching min_recall, the smallest conflict_rate;
 ///  3. else the largest recall.
 /// Keeping nothing (conflict rate 0, recall 0) can only win by rule 3 when nothing keeps a claim.

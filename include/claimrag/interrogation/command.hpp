@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "claimrag/interrogation/http_responder.hpp"
 #include "claimrag/interrogation/interrogate.hpp"
 #include "claimrag/io/output_plan.hpp"
+#include "claimrag/verification/claim_verifier.hpp"
 
 namespace claimrag::interrogation {
 
@@ -21,7 +23,10 @@ struct InterrogateCommand {
   std::filesystem::path data;        ///< BEIR folder for pairs given by doc_id and for `split`
   std::filesystem::path probes = "configs/probes.json";
   std::string responder;             ///< "builtin", "recorded:FILE" or "http"
-  std::filesystem::path model_file;  ///< the built-in verifier's model
+  std::filesystem::path model_file;  ///< the built-in verifier's model (used when `open_verifier` is not set)
+  /// Opens the built-in responder's verifier (the command line's --model / --verifier, through
+  /// experiment::open_verifier); when set, model_file is not read here.
+  std::function<std::unique_ptr<verification::ClaimVerifier>()> open_verifier;
   HttpResponderOptions http;         ///< for "http"
   InterrogationOptions interrogation;
   double temperature = 1.0;          ///< sampling temperature, built-in and http responders

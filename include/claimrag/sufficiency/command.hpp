@@ -19,6 +19,8 @@
 // sufficiency-bench: builds the SciFact benchmark (benchmark.hpp) from SciFact's original layout.
 
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,16 +30,22 @@
 
 namespace claimrag::sufficiency {
 
+/// Opens the verifier that scores the pairs when no --scores are given (the command line's
+/// --model / --verifier, through experiment::open_verifier); called after the inputs are read.
+using VerifierOpener = std::function<std::unique_ptr<verification::ClaimVerifier>()>;
+
 struct SufficiencyCommand {
   std::filesystem::path examples;
-  std::filesystem::path model;       ///< verifier; or
+  std::filesystem::path model;       ///< verifier file (used when `open_verifier` is not set); or
+  VerifierOpener open_verifier;      ///< the verifier; or
   std::filesystem::path scores;      ///< precomputed pair scores
   std::filesystem::path aggregator;
   std::filesystem::path out;
 };
 
 /// Runs `sufficiency` on `command.examples`: inputs are read and checked before any model is
-/// loaded; the output is written atomically. UsageError without exactly one of model / scores.
+/// loaded; the output is written atomically. UsageError unless exactly one of a verifier (model or
+/// open_verifier) and scores is given.
 void run_sufficiency(const SufficiencyCommand& command);
 
 /// The same on examples already built (e.g. from a run: examples_from_inputs); `command.examples`

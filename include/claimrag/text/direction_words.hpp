@@ -14,6 +14,10 @@ namespace claimrag::text {
 struct DirectionWord {
   std::string_view opposite;
   int polarity = 0;
+  /// One of the paraphrases abstracts use for the core words (attenuate, augment, boost, amplify,
+  /// lessen, mitigate, strengthen / weaken, heighten, rise / fall, decline, prolong / shorten):
+  /// RelationFeatureOptions::paraphrased_directions decides whether the relation features read them.
+  bool paraphrase = false;
 };
 
 /// The entry of a lower-case word, or nothing when it is not a direction word.

@@ -23,6 +23,8 @@
 //     unclear, likely, unlikely, perhaps, putative, presumably, appear(s);
 //   stop words: about 120 English function words (articles, pronouns, prepositions,
 //     conjunctions, forms of be/have/do, modals).
+// Counts (the *_count features) are capped at kRelationCountCap; every other feature is a share,
+// a sign or a 0/1 flag, so every value is bounded whatever the texts' lengths.
 // A number is a maximal run of digits with '.' or ',' between digits ("2.5", "1,000"), not
 // glued to a letter on either side ("IL-6", "p53", "6MP", "40mg" hold no number).
 
@@ -53,6 +55,9 @@ enum class RelationFeature : std::size_t {
   claim_content_coverage,        ///< fraction of the claim's distinct non-stop-word tokens found in the evidence; 0 without any
 };
 
+/// Every *_count feature stops at this value, so that any length of text gives bounded features.
+inline constexpr double kRelationCountCap = 3;
+
 /// Number of relation features.
 inline constexpr std::size_t kRelationFeatureCount = 15;
 
@@ -61,6 +66,8 @@ struct RelationFeatureOptions {
   /// A direction word counts toward a side's polarity when it lies within this many words of
   /// a shared word: a non-stop-word, non-cue, non-direction word present on both sides.
   std::size_t window = 5;
+  /// Read the paraphrase families of the direction lexicon (DirectionWord::paraphrase) too.
+  bool paraphrased_directions = true;
 };
 
 /// The stable names of the features, in order: "claim_negation_count", ... (the enum's names).

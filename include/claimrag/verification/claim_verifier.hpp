@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -57,6 +58,9 @@ struct DocumentVerdict {
   std::vector<std::size_t> rationale;               ///< selected sentence indices, best first (≤ 3)
   std::vector<SentenceScore> sentence_scores;       ///< every sentence, in sentence order
   std::size_t truncated_sentences = 0;              ///< sentences cut to the model's maximum length
+  /// The decision rule's θ when the verifier has one: NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) ≥ θ,
+  /// else the likelier of SUPPORT and CONTRADICT. Empty for a verifier deciding otherwise.
+  std::optional<double> nei_threshold;
 };
 
 /// The verdicts on one claim: one per input document, in input order. `reason` says why a claim

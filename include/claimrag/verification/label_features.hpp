@@ -4,7 +4,7 @@
 // Columns (names in label_feature_names()):
 //   selector_max        the highest sentence probability of the document
 //   selector_top3       mean of the three highest (fewer when the document is shorter)
-//   selector_count      how many sentences reach τ
+//   selector_count_capped  how many sentences reach τ, at most kSelectedCountCap (3)
 //   selected_cosine     highest TF-IDF cosine to the claim among the rationale sentences
 //   selected_jaccard    highest Jaccard overlap among them
 //   selected_coverage   share of the claim's tokens found in the rationale
@@ -13,16 +13,23 @@
 //   retrieval_score     ln(1 + retrieval score) (0 when given)
 //   relation_*          text::relation_features(claim, the rationale's sentences joined by a space):
 //                       negation and null-result mismatch, direction-word polarity, numbers, hedges
+// Every column is bounded whatever the evidence's length (property-tested in
+// tests/unit/test_verifier_invariance.cpp): probabilities, shares and cosines in [0, 1], the count
+// capped, the relation features' counts capped (text/relation_features.hpp).
 // The rationale is the selected sentences, or the single best one when none reaches τ, so the
 // text features always describe the document's most claim-like part.
 
 #include <string>
 #include <vector>
 
+#include "claimrag/text/relation_features.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
 #include "claimrag/verification/sentence_features.hpp"
 
 namespace claimrag::verification {
+
+/// The cap of selector_count_capped: the most sentences a rationale holds.
+inline constexpr std::ptrdiff_t kSelectedCountCap = 3;
 
 const std::vector<std::string>& label_feature_names();
 
@@ -36,6 +43,6 @@ std::vector<double> claim_only_features(const ClaimText& claim);
 std::vector<double> label_features(const std::string& claim_text, const ClaimText& claim, const DocumentText& document,
                                    const EvidenceDocument& source,
                                    const std::vector<double>& probabilities, const std::vector<std::size_t>& rationale,
-                                   double tau);
+                                   double tau, const text::RelationFeatureOptions& relation_options = {});
 
 }  // namespace claimrag::verification

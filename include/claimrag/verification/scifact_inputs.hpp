@@ -8,6 +8,7 @@
 // Sentences are the `abstract` array of original/corpus.jsonl, so indices are SciFact's.
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -50,6 +51,16 @@ std::vector<LabelledInput> oracle_inputs(const std::vector<dataset::Claim>& clai
 /// document missing from `abstracts` is a DataError.
 std::vector<LabelledInput> open_inputs(const std::vector<dataset::Claim>& claims, const AbstractIndex& abstracts,
                                        const run::Run& run, std::size_t k);
+
+/// The free-text setting (VerifierSetting::free_text): oracle_inputs, then for each claim two more
+/// documents labelled NOT_ENOUGH_INFO, so that topic mismatch is learned as NEI: the best-ranked
+/// abstract of `neighbours` (BM25 over the corpus) that the claim neither cites nor has evidence
+/// in (same topic, no evidence), and one drawn at random from `abstracts` (std::mt19937_64
+/// seeded with `seed`, one draw modulo the count per try, claims in order) that is neither cited
+/// nor that neighbour. The added documents do not join the claim's family: they are no citation.
+std::vector<LabelledInput> free_text_inputs(const std::vector<dataset::Claim>& claims,
+                                            const std::vector<dataset::Abstract>& abstracts, const AbstractIndex& index,
+                                            const run::Run& neighbours, std::uint64_t seed);
 
 /// Per abstract, in order, title + " " + its sentences joined by one space (the BEIR layout's
 /// text): what the verifier's TF-IDF vectorizer is fitted on (VerifierTrainingData::corpus_texts).

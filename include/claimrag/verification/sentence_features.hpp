@@ -10,9 +10,11 @@
 //   position        i / (n − 1) (0 for a one-sentence document)
 //   first           1 for the first sentence
 //   coverage        share of the claim's distinct tokens found in the sentence
-//   length          ln(1 + tokens of the sentence)
+//   length          ln(1 + min(tokens of the sentence, 128))
 //   document_max    the document's highest sentence cosine (same for every sentence)
-//   document_size   ln(n)
+//   document_size   ln(min(n, 64))
+// Every column is bounded whatever the text's length: the two sizes are capped, the rest are
+// shares, cosines and ranks in [-1, 1].
 
 #include <string>
 #include <memory>

@@ -12,7 +12,10 @@
 //     rows built from out-of-fold rationales (and, for SUPPORT / CONTRADICT documents, also from
 //     their gold rationales) verify each held-out fold; the (τ, θ) with the best pooled abstract
 //     Label+Rationale F1 wins (ties: the earlier τ, then the earlier θ);
-//  4. the final selector and label predictor are fitted on every claim with the chosen τ.
+//     (with VerificationOptions::calibrate, the out-of-fold probabilities are first tempered by
+//     the temperature fitted on them);
+//  4. the final selector and label predictor are fitted on every claim with the chosen τ, the
+//     chosen τ's temperature folded into its weights.
 // A document's verdict: NOT_ENOUGH_INFO when P(NEI) ≥ θ, else the likelier of SUPPORT and
 // CONTRADICT; its rationale is the selected sentences, or the single best one for a SUPPORT /
 // CONTRADICT verdict when none reaches τ.
@@ -53,12 +56,38 @@ struct VerificationOptions {
   /// that a negation cue alone does not read as a contradiction. Held-out claims are never
   /// augmented: cross-validation scores the real claims only.
   bool negation_augmentation = false;
+  /// Temperature scaling of the label probabilities: one T fitted on the out-of-fold predictions
+  /// at each τ (minimum negative log-likelihood of the gold labels), applied before θ is chosen,
+  /// and folded into the final label model's weights, so P(NOT_ENOUGH_INFO) ≥ θ and every
+  /// threshold a user passes read calibrated probabilities.
+  bool calibrate = true;
+  /// The relation features read the paraphrased direction words too (attenuated, boosted, rose,
+  /// declined, ...: text::RelationFeatureOptions::paraphrased_directions).
+  bool paraphrased_directions = true;
 };
+
+/// What a verifier was trained to read, recorded in its file so that a model is never used on
+/// inputs of another kind:
+///  - oracle:    SciFact's cited abstracts, no retrieval rank (the paper's oracle setting);
+///  - open:      a retrieval run's top abstracts, whose rank and score are features: it reads
+///               any document without a rank as an unlikely one, so it is wrong for free text;
+///  - free_text: the oracle setting plus unrelated abstracts and same-topic BM25 neighbours as
+///               NOT_ENOUGH_INFO documents: the model for users' own (claim, evidence) pairs.
+enum class VerifierSetting { oracle, open, free_text };
+/// "oracle", "open", "free_text".
+std::string_view setting_name(VerifierSetting setting);
+
+/// The options as the model file records them (JSON, one line): what a saved model is checked
+/// against, and part of a cached model's key.
+std::string options_text(const VerificationOptions& options);
 
 /// What training reads.
 struct VerifierTrainingData {
   std::vector<LabelledInput> claims;
   std::vector<std::string> corpus_texts;  ///< fits the TF-IDF vectorizer (title + " " + text per abstract)
+  /// Recorded in the model; training data with any retrieval rank is the open setting whatever
+  /// this says.
+  VerifierSetting setting = VerifierSetting::oracle;
 };
 
 /// How training went: the chosen thresholds and the out-of-fold scores at them.
@@ -66,7 +95,10 @@ struct TrainingReport {
   double tau = 0;
   double nei_threshold = 0;
   /// "label_only_f1", "label_rationale_f1", "selection_f1", "selection_label_f1" (and _precision /
-  /// _recall) of the out-of-fold verdicts at the chosen thresholds.
+  /// _recall) of the out-of-fold verdicts at the chosen thresholds; "temperature" (1 without
+  /// calibration); and SUPPORT vs CONTRADICT on gold rationales out of fold:
+  /// "gold_rationale_sc_accuracy", "gold_rationale_contradict_recall" and the always-SUPPORT
+  /// baseline "gold_rationale_support_always_accuracy".
   std::map<std::string, double> cross_validation;
   std::size_t selector_rows = 0;
   std::size_t label_rows = 0;
@@ -83,5 +115,13 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
 /// other than those.
 std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& file,
                                                    const VerificationOptions* expected = nullptr);
+
+/// load_claim_verifier for users' own (claim, evidence) pairs, which carry no retrieval rank: a
+/// model of the open setting is refused with a DataError naming the free-text verifier instead.
+std::unique_ptr<ClaimVerifier> load_free_text_verifier(const std::filesystem::path& file,
+                                                       const VerificationOptions* expected = nullptr);
+
+/// The setting a verifier of this module was trained in; UsageError for another implementation.
+VerifierSetting setting_of(const ClaimVerifier& verifier);
 
 }  // namespace claimrag::verification

@@ -6,9 +6,10 @@
 //                   "label": "SUPPORT",
 //                   "probabilities": {"SUPPORT": 0.8, "CONTRADICT": 0.1, "NOT_ENOUGH_INFO": 0.1},
 //                   "rationale": [{"sentence": 2, "text": "...", "score": 0.93}],
-//                   "truncated_sentences": 0}],
+//                   "truncated_sentences": 0, "nei_threshold": 0.4}],
 //    "truncated_sentences": 0}
-// plus "reason" when the claim was judged against no document. `not_enough_evidence` is true
+// ("nei_threshold" only for a verifier deciding by one, and the text prints the rule beside each
+// verdict) plus "reason" when the claim was judged against no document or has no word. `not_enough_evidence` is true
 // when no document was labelled SUPPORT or CONTRADICT.
 
 #include <array>

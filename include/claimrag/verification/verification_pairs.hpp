@@ -15,6 +15,8 @@
 // `rationale` lists the selected sentences best first (index into the split evidence, its text
 // and the selector's score); `truncated_sentences` counts the evidence sentences cut to the
 // model's maximum length, so a verdict on a shortened text is never mistaken for a whole one.
+// "reason" is added when the verifier gave one (a claim without a word: NOT_ENOUGH_INFO,
+// wordless_claims.hpp).
 
 #include <filesystem>
 #include <nlohmann/json.hpp>

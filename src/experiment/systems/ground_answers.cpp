@@ -5,7 +5,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/grounding/answers_file.hpp"
 #include "claimrag/io/atomic_file.hpp"
-#include "claimrag/verification/trained_verifier.hpp"
+#include "claimrag/experiment/verification/verifier_factory.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -21,10 +21,6 @@ double threshold(const std::optional<double>& given, double configured, const ch
 GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& config) {
   if (request.answers.empty()) throw UsageError("ground needs --answers");
   if (request.out.empty()) throw UsageError("ground needs --out");
-  if (request.model.empty()) {
-    throw UsageError("ground needs --model: a verifier saved by `claimrag verify --pairs ... --save-model FILE` or the "
-                     "reproduction's models/verifier_oracle.safetensors");
-  }
   if (!request.run.empty() && request.data.empty()) throw UsageError("--run needs --data (the corpus its documents come from)");
   if (!request.original.empty() && request.data.empty()) throw UsageError("--original needs --data");
   if (request.k == 0) throw UsageError("--k must be >= 1");
@@ -44,7 +40,7 @@ GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& c
   const auto answers = grounding::read_answers(
       request.answers, {passages ? &*passages : nullptr, run ? &*run : nullptr, request.k});
 
-  const auto verifier = verification::load_claim_verifier(request.model, &config.verification.options);
+  const auto verifier = open_verifier({request.verifier, request.model, request.original, {}}, config);
   const auto grounded = grounding::ground_answers(*verifier, answers, thresholds);
   GroundSummary summary;
   io::AtomicFile file(request.out);

@@ -22,7 +22,7 @@ using grounding::Method;
 using grounding::ScoredAnswer;
 
 Benchmark build(const ExperimentConfig& config, const SciFactVerifiers& data, const std::vector<dataset::Claim>& claims,
-                const std::string& prefix) {
+                const std::string& prefix, std::size_t unrelated_per_answer = 0) {
   const auto& g = config.grounding;
   // Deep enough that every claim finds its decoys after skipping its own gold abstracts.
   const std::size_t depth = g.decoys_per_claim + 20;
@@ -34,6 +34,7 @@ Benchmark build(const ExperimentConfig& config, const SciFactVerifiers& data, co
   options.rounds = g.rounds;
   options.seed = config.seed;
   options.id_prefix = prefix;
+  options.unrelated_per_answer = unrelated_per_answer;
   return grounding::build_benchmark(claims, run, options);
 }
 
@@ -59,7 +60,8 @@ std::vector<ScoredAnswer> scored(const Benchmark& benchmark, const std::vector<G
     ScoredAnswer answer;
     for (std::size_t c = 0; c < grounded[a].claims.size(); ++c) {
       const auto& judgement = grounded[a].claims[c].judgement;
-      answer.push_back({judgement.support, judgement.conflict, benchmark.answers[a].claims.at(c).gold});
+      const auto& claim = benchmark.answers[a].claims.at(c);
+      answer.push_back({judgement.support, judgement.conflict, claim.gold, claim.unrelated});
     }
     answers.push_back(std::move(answer));
   }
@@ -80,6 +82,32 @@ std::vector<PrCurve> curves(const std::string& split, const std::vector<ScoredAn
     mean.metrics.push_back(grounding::evaluate_method(Method::refusal_mean, answers, settings));
   }
   return {support, mean};
+}
+
+/// What `ground` gives users by default: the free-text verifier, its thresholds chosen on the
+/// train benchmark with unrelated claims appended (judged by the cross-fitted free-text
+/// verifier, the targets including at most max_unrelated_kept of the unrelated claims kept),
+/// then the dev benchmark built the same way judged once at them.
+void free_text_grounding(const ExperimentConfig& config, SciFactVerifiers& data, Results& results) {
+  const auto& g = config.grounding;
+  const Benchmark train = build(config, data, data.train_claims(), "train-free-text", g.unrelated_per_answer);
+  const auto train_scored = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), to_ground(train, data.index()),
+                                                                    {g.support_threshold, g.conflict_threshold}));
+  const auto chosen =
+      grounding::choose_settings(train_scored, g.threshold_grid, {g.max_conflict_rate, g.min_recall, g.max_unrelated_kept});
+  const auto train_metrics = grounding::evaluate_method(Method::grounding, train_scored, chosen);
+  std::map<std::string, double> choice{{"support_threshold", chosen.thresholds.support},
+                                       {"conflict_threshold", chosen.thresholds.conflict},
+                                       {"train_answers", static_cast<double>(train.answers.size())}};
+  for (const char* key : {"conflict_rate", "recall", "unrelated_kept_rate", "nei_kept_rate"}) choice["train_" + std::string(key)] = train_metrics.at(key);
+  results["grounding_free_text_choice"] = choice;
+  spdlog::info("grounding (free text): chose tau_s {} tau_c {} on {} train answers with unrelated claims",
+               chosen.thresholds.support, chosen.thresholds.conflict, train.answers.size());
+
+  const Benchmark dev = build(config, data, data.dev_claims(), "dev-free-text", g.unrelated_per_answer);
+  const auto dev_scored = scored(dev, grounding::ground_answers(data.free_text(), to_ground(dev, data.index()), chosen.thresholds));
+  results["grounding_free_text"] = grounding::evaluate_method(Method::grounding, dev_scored, chosen);
+  results["grounding_free_text_unfiltered"] = grounding::evaluate_method(Method::score_only, dev_scored, chosen);
 }
 
 }  // namespace
@@ -139,6 +167,7 @@ void run_grounding_stage(const ExperimentConfig& config, SciFactVerifiers& data,
   auto all_curves = curves("train", train_scored, chosen, g.threshold_grid);
   for (auto& curve : curves("dev", dev_scored, chosen, g.threshold_grid)) all_curves.push_back(std::move(curve));
   write_pr_table(all_curves, work / "tables" / "grounding_pr.tsv");
+  free_text_grounding(config, data, results);
   spdlog::info("grounding stage: {} dev answers, {:.1f} s", dev.answers.size(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }

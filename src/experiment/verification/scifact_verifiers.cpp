@@ -67,4 +67,24 @@ const verification::CrossFittedVerifier& SciFactVerifiers::cross_fitted_open() {
   return *cross_fitted_open_;
 }
 
+std::vector<verification::LabelledInput> SciFactVerifiers::free_text_inputs(const std::vector<dataset::Claim>& claims) const {
+  const auto& bm25 = config_.bm25.parameters;
+  return verification::free_text_inputs(claims, abstracts_, index_,
+                                        verification::bm25_run(abstracts_, claims, bm25.k1, bm25.b, kFreeTextNeighbourDepth),
+                                        config_.seed);
+}
+
+const verification::ClaimVerifier& SciFactVerifiers::free_text() {
+  if (!free_text_) {
+    free_text_ = verification::load_claim_verifier(work_ / "models" / "verifier_free_text.safetensors",
+                                                   &config_.verification.options);
+  }
+  return *free_text_;
+}
+
+const verification::CrossFittedVerifier& SciFactVerifiers::cross_fitted_free_text() {
+  if (!cross_fitted_free_text_) cross_fitted_free_text_ = cross_fit("free_text", free_text_inputs(train_claims_));
+  return *cross_fitted_free_text_;
+}
+
 }  // namespace claimrag::experiment

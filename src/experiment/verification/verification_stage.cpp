@@ -9,6 +9,7 @@
 #include "claimrag/verification/prediction.hpp"
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/gate/calibration.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
@@ -28,9 +29,9 @@ struct Trained {
 };
 
 Trained train(const std::vector<LabelledInput>& items, const std::vector<std::string>& corpus_texts,
-              const VerificationOptions& options) {
+              const VerificationOptions& options, VerifierSetting setting = VerifierSetting::oracle) {
   Trained trained;
-  trained.verifier = train_claim_verifier({items, corpus_texts}, options, &trained.report);
+  trained.verifier = train_claim_verifier({items, corpus_texts, setting}, options, &trained.report);
   return trained;
 }
 
@@ -70,6 +71,62 @@ std::map<std::string, double> score(const std::vector<ClaimVerdict>& verdicts, c
     named[std::string(name) + "_f1"] = f->f1;
   }
   return named;
+}
+
+/// Calibration of the verdicts: each document's verdict with the probability of its label as the
+/// confidence, correct when it is the gold label; ECE over 10 equal-width bins.
+std::map<std::string, double> calibration(const std::vector<ClaimVerdict>& verdicts, const std::vector<LabelledInput>& items,
+                                          double temperature) {
+  std::vector<double> confidence;
+  std::vector<int> correct;
+  for (std::size_t c = 0; c < verdicts.size(); ++c) {
+    for (std::size_t d = 0; d < verdicts[c].documents.size(); ++d) {
+      const auto& document = verdicts[c].documents[d];
+      confidence.push_back(document.probabilities[static_cast<std::size_t>(document.label)]);
+      correct.push_back(document.label == items[c].gold.at(d).label ? 1 : 0);
+    }
+  }
+  return {{"ece", gate::expected_calibration_error(confidence, correct, 10)},
+          {"documents", static_cast<double>(confidence.size())},
+          {"temperature", temperature}};
+}
+
+/// Document-level label F1 (each (claim, document) verdict against its gold label): per label
+/// and their macro mean.
+std::map<std::string, double> label_f1s(const std::vector<ClaimVerdict>& verdicts, const std::vector<LabelledInput>& items) {
+  std::array<double, label_count> true_positive{}, predicted{}, gold{};
+  for (std::size_t c = 0; c < verdicts.size(); ++c) {
+    for (std::size_t d = 0; d < verdicts[c].documents.size(); ++d) {
+      const auto said = static_cast<std::size_t>(verdicts[c].documents[d].label);
+      const auto truth = static_cast<std::size_t>(items[c].gold.at(d).label);
+      predicted[said] += 1;
+      gold[truth] += 1;
+      true_positive[said] += said == truth ? 1 : 0;
+    }
+  }
+  std::map<std::string, double> named;
+  double macro = 0;
+  for (std::size_t k = 0; k < label_count; ++k) {
+    const double f1 = predicted[k] + gold[k] == 0 ? 0.0 : 2 * true_positive[k] / (predicted[k] + gold[k]);
+    named[std::string(label_name(static_cast<Label>(k))) + "_f1"] = f1;
+    macro += f1 / static_cast<double>(label_count);
+  }
+  named["macro_f1"] = macro;
+  return named;
+}
+
+/// Share of NOT_ENOUGH_INFO verdicts on the documents free_text_inputs adds to each claim (the
+/// last two: a same-topic BM25 neighbour without evidence, then an unrelated abstract).
+std::map<std::string, double> off_evidence_rates(const ClaimVerifier& verifier, const std::vector<LabelledInput>& items) {
+  const auto verdicts = verify_all(verifier, items);
+  double neighbour = 0, unrelated = 0;
+  for (const auto& verdict : verdicts) {
+    const std::size_t n = verdict.documents.size();
+    neighbour += verdict.documents.at(n - 2).label == Label::not_enough_info ? 1 : 0;
+    unrelated += verdict.documents.at(n - 1).label == Label::not_enough_info ? 1 : 0;
+  }
+  const auto claims = static_cast<double>(verdicts.size());
+  return {{"neighbour_nei_rate", neighbour / claims}, {"unrelated_nei_rate", unrelated / claims}, {"claims", claims}};
 }
 
 const char* const kMetrics[] = {"selection", "selection_label", "label_only", "label_rationale"};
@@ -120,6 +177,8 @@ void run_verification_stage(const ExperimentConfig& config, const SciFactVerifie
     for (const auto& [name, value] : trained.report.cross_validation) cv[setting + "_" + name] = value;
     const Trained baseline = train(train_items, corpus_texts, claim_only);
     const auto verdicts = verify_all(*trained.verifier, dev_items);
+    results["verification_" + setting + "_calibration"] =
+        calibration(verdicts, dev_items, trained.report.cross_validation["temperature"]);
     const std::pair<const char*, std::vector<ClaimVerdict>> systems[] = {
         {"claimrag", verdicts},
         {"always_support", as_support(verdicts, false)},
@@ -132,7 +191,19 @@ void run_verification_stage(const ExperimentConfig& config, const SciFactVerifie
   };
 
   const auto oracle_train = oracle_inputs(train_claims, index);
-  run_setting("oracle", oracle_train, oracle_inputs(dev_claims, index), train(oracle_train, corpus_texts, options));
+  const auto oracle_dev = oracle_inputs(dev_claims, index);
+  // The oracle and the free-text verifier (what users' own pairs get), each also scored by
+  // document label on the oracle dev pairs and on dev claims against abstracts without evidence.
+  const auto off_evidence_dev = data.free_text_inputs(dev_claims);
+  const auto free_text_train = data.free_text_inputs(train_claims);
+  std::pair<std::string, Trained> settings[] = {
+      {"oracle", train(oracle_train, corpus_texts, options)},
+      {"free_text", train(free_text_train, corpus_texts, options, VerifierSetting::free_text)}};
+  for (auto& [setting, trained] : settings) {
+    results["verification_" + setting + "_off_evidence"] = off_evidence_rates(*trained.verifier, off_evidence_dev);
+    results["verification_" + setting + "_labels"] = label_f1s(verify_all(*trained.verifier, oracle_dev), oracle_dev);
+    run_setting(setting, setting == "oracle" ? oracle_train : free_text_train, oracle_dev, std::move(trained));
+  }
 
   std::size_t depth = 0;
   for (const std::size_t k : config.verification.open_k_grid) depth = std::max(depth, k);

@@ -7,6 +7,9 @@
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/utf8.hpp"
+#include "claimrag/experiment/verification/verifier_factory.hpp"
+#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/verification/wordless_claims.hpp"
 #include "claimrag/verification/prediction.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
@@ -168,9 +171,8 @@ namespace claimrag::experiment {
 namespace {
 
 /// Training data on SciFact's train claims, gold-labelled from the release layout, as `verify` will
-/// see its inputs: BM25's top k abstracts of each claim (k > 0: the open setting, for claims with a
-/// run or a query), or the cited abstracts as given (k = 0: the oracle setting, for --pairs, whose
-/// evidence comes with no retrieval rank or score).
+/// see its inputs: BM25's top k abstracts of each claim (the open setting, for claims with a run or
+/// a query).
 verification::VerifierTrainingData training_data(const std::filesystem::path& original, const ExperimentConfig& config,
                                                  std::size_t k) {
   const auto corpus_file = original / "corpus.jsonl";
@@ -184,10 +186,6 @@ verification::VerifierTrainingData training_data(const std::filesystem::path& or
   verification::VerifierTrainingData data;
   data.corpus_texts = verification::corpus_texts(abstracts);
   const auto index = verification::index_abstracts(abstracts);
-  if (k == 0) {
-    data.claims = verification::oracle_inputs(train_claims, index);
-    return data;
-  }
   const auto& bm25 = config.bm25.parameters;
   const auto run = verification::bm25_run(abstracts, train_claims, bm25.k1, bm25.b, k);
   data.claims = verification::open_inputs(train_claims, index, run, k);
@@ -197,18 +195,23 @@ verification::VerifierTrainingData training_data(const std::filesystem::path& or
 }  // namespace
 
 std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& request, const ExperimentConfig& config) {
+  const bool builtin = request.verifier.empty() ||
+                       verification::parse_verifier_spec(request.verifier).kind == verification::VerifierKind::builtin;
+  if (verify_mode(request) == VerifyMode::pairs || !builtin) {
+    return open_verifier({request.verifier, request.model, request.original, request.save_model}, config);
+  }
   const auto& options = config.verification.options;
-  if (!request.model.empty()) return verification::load_claim_verifier(request.model, &options);
+  if (!request.model.empty()) return verification::guard_wordless_claims(verification::load_claim_verifier(request.model, &options));
   const std::filesystem::path original = request.original.empty() ? std::filesystem::path(config.data.original) : request.original;
-  const std::size_t k = verify_mode(request) == VerifyMode::pairs ? 0 : documents_per_claim(request, config);
+  const std::size_t k = documents_per_claim(request, config);
   const auto data = training_data(original, config, k);
   verification::TrainingReport report;
   auto verifier = verification::train_claim_verifier(data, options, &report);
-  spdlog::info("verifier trained on {} train claims ({}): tau {}, NEI threshold {}, cross-validated Label+Rationale F1 {:.4f}",
-               data.claims.size(), k == 0 ? std::string("their cited abstracts") : "BM25 top " + std::to_string(k),
+  spdlog::info("verifier trained on {} train claims (BM25 top {}): tau {}, NEI threshold {}, cross-validated Label+Rationale F1 {:.4f}",
+               data.claims.size(), k,
                report.tau, report.nei_threshold, report.cross_validation["label_rationale_f1"]);
   if (!request.save_model.empty()) verifier->save(request.save_model);
-  return verifier;
+  return verification::guard_wordless_claims(std::move(verifier));
 }
 
 VerifySummary run_verify(const VerifyRequest& request, const ExperimentConfig& config, std::ostream& out) {

@@ -1,6 +1,7 @@
 #pragma once
 // `claimrag ground` as one library call: reads an answers file (grounding/answers_file.hpp),
-// checks every line before any model is loaded, grounds every answer with a saved verifier at
+// checks every line before any model is loaded, grounds every answer with the verifier
+// open_verifier gives (verification/verifier_factory.hpp: --model, else the free-text one) at
 // the thresholds of the configuration's "grounding" section (or the request's), and writes one
 // output line per answer, in input order (grounding/ground.hpp), atomically.
 
@@ -19,7 +20,8 @@ struct GroundRequest {
   std::filesystem::path original;  ///< SciFact release layout: its documents' sentences
   std::filesystem::path run;       ///< TREC run giving contexts to lines without one (by answer id)
   std::size_t k = 10;              ///< documents taken from the run
-  std::filesystem::path model;     ///< a verifier saved by `verify --save-model` or the reproduction
+  std::string verifier;            ///< --verifier SPEC; empty: builtin
+  std::filesystem::path model;     ///< a verifier saved by `verify --save-model` or the reproduction; empty: the free-text one
   std::optional<double> support_threshold;   ///< τ_s; absent: grounding.support_threshold
   std::optional<double> conflict_threshold;  ///< τ_c; absent: grounding.conflict_threshold
 };
@@ -34,7 +36,7 @@ struct GroundSummary {
   std::size_t partial_after = 0;
 };
 
-/// UsageError for a missing --answers, --out or --model, a --run without --data, --k 0 or a
+/// UsageError for a missing --answers or --out, a --run without --data, --k 0 or a
 /// threshold outside [0, 1]; DataError (file:line) for bad input.
 GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& config);
 

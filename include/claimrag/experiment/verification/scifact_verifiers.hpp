@@ -23,6 +23,10 @@
 
 namespace claimrag::experiment {
 
+/// The BM25 depth searched for a free-text training claim's same-topic neighbour: the first
+/// abstract it does not cite is nearly always within the top five.
+inline constexpr std::size_t kFreeTextNeighbourDepth = 20;
+
 class SciFactVerifiers {
  public:
   /// `work` is the reproduction folder; `results` must hold the verification stage's
@@ -43,6 +47,13 @@ class SciFactVerifiers {
   const verification::ClaimVerifier& open();
   const verification::CrossFittedVerifier& cross_fitted_open();
   [[nodiscard]] bool has_cross_fitted_open() const { return cross_fitted_open_ != nullptr; }
+  /// The free-text verifier (models/verifier_free_text.safetensors) and its cross-fitted twin,
+  /// for the stages that judge users' own text (grounding's defaults).
+  const verification::ClaimVerifier& free_text();
+  const verification::CrossFittedVerifier& cross_fitted_free_text();
+  /// The free-text setting's inputs of `claims` (verification::free_text_inputs, neighbours from
+  /// BM25's top kFreeTextNeighbourDepth, the experiment's seed).
+  [[nodiscard]] std::vector<verification::LabelledInput> free_text_inputs(const std::vector<dataset::Claim>& claims) const;
   /// The open setting's k, chosen by the verification stage (UsageError before it has run).
   [[nodiscard]] std::size_t open_k() const;
   /// The open setting's inputs of `claims`: each claim's BM25 top open_k() abstracts.
@@ -61,10 +72,12 @@ class SciFactVerifiers {
   std::unique_ptr<verification::CrossFittedVerifier> cross_fitted_;
   std::unique_ptr<verification::ClaimVerifier> open_;
   std::unique_ptr<verification::CrossFittedVerifier> cross_fitted_open_;
+  std::unique_ptr<verification::ClaimVerifier> free_text_;
+  std::unique_ptr<verification::CrossFittedVerifier> cross_fitted_free_text_;
 
   /// verification_cv's value `name`; UsageError naming it when the verification stage has not run.
   [[nodiscard]] double chosen(const std::string& name) const;
-  /// The cross-fitted verifier of `setting` ("oracle" or "open") on its training inputs, with the
+  /// The cross-fitted verifier of `setting` ("oracle", "open" or "free_text") on its training inputs, with the
   /// τ and θ the verification stage chose for that setting.
   [[nodiscard]] std::unique_ptr<verification::CrossFittedVerifier> cross_fit(
       const std::string& setting, const std::vector<verification::LabelledInput>& items) const;

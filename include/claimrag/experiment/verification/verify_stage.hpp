@@ -36,6 +36,7 @@ struct VerifyRequest {
   std::filesystem::path original;  ///< SciFact release layout: sentences with SciFact's indices, gold rationales for training
   std::filesystem::path out;       ///< run and pairs modes: the file to write
   bool json = false;               ///< claim mode: one JSON object instead of text
+  std::string verifier;              ///< --verifier SPEC; empty: builtin
   std::filesystem::path model;       ///< a saved verifier to load instead of training one
   std::filesystem::path save_model;  ///< where to save the trained verifier (optional)
   bool log_progress = true;
@@ -68,12 +69,13 @@ struct VerifySummary {
 VerifySummary deliver_verdicts(const verification::ClaimVerifier& verifier, const VerifyRequest& request,
                                std::span<const verification::VerificationInput> inputs, std::ostream& out);
 
-/// The verifier of the request: loaded from
-/// request.model (refused unless trained with config.verification.options), or trained on
-/// SciFact's train claims in the open setting: each claim's BM25 top k abstracts (k as
-/// documents_per_claim; verification.verify_k for --pairs), gold-labelled from the release layout
-/// in request.original, else the configuration's data.original (a UsageError naming the missing
-/// file when absent); then saved to request.save_model when given.
+/// The verifier of the request. --pairs: open_verifier (verifier_factory.hpp), the free-text
+/// verifier or request.model. --run and --claim: loaded from request.model (refused unless
+/// trained with config.verification.options), or trained on SciFact's train claims in the open
+/// setting: each claim's BM25 top k abstracts (k as documents_per_claim), gold-labelled from the
+/// release layout in request.original, else the configuration's data.original (a UsageError
+/// naming the missing file when absent); then saved to request.save_model when given. A
+/// --verifier other than builtin goes to open_verifier in every mode.
 std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& request, const ExperimentConfig& config);
 
 /// verify_inputs, then verifier_for, then deliver_verdicts, then one summary line in the log.

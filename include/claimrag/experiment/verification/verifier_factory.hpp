@@ -1,0 +1,45 @@
+#pragma once
+// The one place a `--verifier SPEC` (verification/verifier_spec.hpp) becomes a ClaimVerifier for
+// users' own (claim, evidence) pairs: `verify --pairs`, `ground`, `sufficiency` and
+// `interrogate` all open their verifier here.
+//
+// builtin: the file given as --model when there is one (refused when it is a model of the open
+// setting, which needs a retrieval rank), else the free-text verifier (VerifierSetting::free_text):
+// trained on SciFact's train claims, their cited abstracts plus, per claim, a BM25 neighbour
+// without evidence and a random unrelated abstract as NOT_ENOUGH_INFO, the first time it is
+// needed, then cached as
+//   <cache>/verifier-free_text-<key>.safetensors
+// where <cache> is $XDG_CACHE_HOME/claimrag, else $HOME/.cache/claimrag (neither set: not cached),
+// and <key> is the checksum of the training data's files (SciFact's corpus.jsonl and
+// claims_train.jsonl), the verification options, the BM25 parameters, the seed and the program
+// version: any change trains anew. One log line says what was trained and where it is cached.
+// A cached file that cannot be read is trained again and replaced, with a warning.
+// Other kinds (checkpoint, llm, tei) are UsageErrors "not available in this build".
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "claimrag/experiment/config.hpp"
+#include "claimrag/verification/claim_verifier.hpp"
+
+namespace claimrag::experiment {
+
+/// Where a verifier for free text comes from.
+struct VerifierSource {
+  std::string spec;                 ///< --verifier; empty means builtin
+  std::filesystem::path model;      ///< --model: a saved verifier, used instead of the cached one
+  std::filesystem::path original;   ///< SciFact release layout to train on; empty: config.data.original
+  std::filesystem::path save_model; ///< also save the verifier here (optional; not with --model)
+};
+
+/// The cache folder as described above; empty when neither variable is set.
+std::filesystem::path verifier_cache_folder();
+
+/// The verifier `source` names. UsageError for a kind this build lacks, for --model with
+/// --save-model, or when the free-text verifier must be trained and SciFact's release layout is
+/// absent (the message says to run scripts/get-data.sh or to pass --model); DataError for a
+/// --model file that is not a free-text or oracle verifier.
+std::unique_ptr<verification::ClaimVerifier> open_verifier(const VerifierSource& source, const ExperimentConfig& config);
+
+}  // namespace claimrag::experiment

@@ -1,0 +1,152 @@
+// The built-in verifier as a user without a model of their own meets it: `ground`, `verify
+// --pairs`, `sufficiency` and `interrogate` need no --model (the free-text verifier is trained on
+// SciFact once and cached under $XDG_CACHE_HOME/claimrag), a model of the open setting is refused
+// naming the right one, other --verifier kinds are refused as unavailable, and a claim without a
+// word is NOT_ENOUGH_INFO with one reason everywhere. Skipped without data/scifact.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/run_binary.hpp"
+#include "support/temp_folder.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using claimrag::testing::run_claimrag;
+using claimrag::testing::slurp;
+using claimrag::testing::TempFolder;
+
+const std::string kTiny = "data/fixtures/tiny-beir";
+const std::string kFixture = "data/fixtures/grounding";
+
+class CliBuiltinVerifier : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!fs::exists(fs::path(CLAIMRAG_SOURCE_DIR) / "data/scifact/original/claims_train.jsonl")) return;
+    folder_ = fs::temp_directory_path() / ("claimrag_CliBuiltinVerifier_" + std::to_string(::getpid()));
+    fs::create_directories(folder_);
+    // The cache of this suite, never the user's.
+    ::setenv("XDG_CACHE_HOME", (folder_ / "cache").c_str(), 1);
+    first_ = run_claimrag("ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
+                              (folder_ / "first.jsonl").string() + " --threads 1",
+                          folder_);
+    ready_ = first_.exit_code == 0;
+  }
+  static void TearDownTestSuite() {
+    if (!folder_.empty()) fs::remove_all(folder_);
+  }
+  void SetUp() override {
+    if (!fs::exists(fs::path(CLAIMRAG_SOURCE_DIR) / "data/scifact/original/claims_train.jsonl")) {
+      GTEST_SKIP() << "data/scifact is missing (the built-in verifier is trained on it)";
+    }
+    ASSERT_TRUE(ready_) << first_.err;
+  }
+  static std::vector<fs::path> cached() {
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(folder_ / "cache" / "claimrag")) files.push_back(entry.path());
+    return files;
+  }
+  static inline fs::path folder_;
+  static inline claimrag::testing::Outcome first_;
+  static inline bool ready_ = false;
+};
+
+std::vector<nlohmann::json> lines(const std::string& text) {
+  std::vector<nlohmann::json> parsed;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) parsed.push_back(nlohmann::json::parse(line));
+  return parsed;
+}
+
+TEST_F(CliBuiltinVerifier, GroundTrainsOnceCachesAndReusesTheSameModel) {
+  EXPECT_NE(first_.err.find("trained the free-text verifier"), std::string::npos) << first_.err;
+  EXPECT_NE(first_.err.find("cached in"), std::string::npos) << first_.err;
+  const auto files = cached();
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_TRUE(files.front().filename().string().starts_with("verifier-free_text-"));
+  TempFolder folder;
+  const auto again = run_claimrag("ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
+                                      (folder.path() / "again.jsonl").string() + " --threads 2",
+                                  folder.path());
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err.find("trained the free-text verifier"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find(files.front().string()), std::string::npos) << again.err;
+  EXPECT_EQ(slurp(folder.path() / "again.jsonl"), slurp(folder_ / "first.jsonl"));
+  EXPECT_EQ(cached().size(), 1u);
+}
+
+TEST_F(CliBuiltinVerifier, AModelOfTheOpenSettingIsRefusedNamingTheFreeTextOne) {
+  TempFolder folder;
+  const auto open = folder.path() / "open.safetensors";
+  // verify --run trains the open setting (BM25 top k of SciFact's train claims).
+  std::ofstream(folder.path() / "run.trec") << "q1 Q0 d1 1 3.0 bm25\n";
+  ASSERT_EQ(run_claimrag("--quiet verify --data " + kTiny + " --split test --run " + (folder.path() / "run.trec").string() +
+                             " --out " + (folder.path() / "predictions.jsonl").string() + " --original data/scifact/original --k 3 --save-model " +
+                             open.string(),
+                         folder.path())
+                .exit_code,
+            0);
+  for (const std::string command : {"ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
+                                        (folder.path() / "g.jsonl").string(),
+                                    "verify --pairs " + kFixture + "/pairs.jsonl --out " + (folder.path() / "p.jsonl").string()}) {
+    const auto refused = run_claimrag(command + " --model " + open.string(), folder.path());
+    EXPECT_EQ(refused.exit_code, 3) << command;
+    EXPECT_NE(refused.err.find("open setting"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("free-text verifier"), std::string::npos) << refused.err;
+    EXPECT_FALSE(fs::exists(folder.path() / "g.jsonl"));
+    EXPECT_FALSE(fs::exists(folder.path() / "p.jsonl"));
+  }
+}
+
+TEST_F(CliBuiltinVerifier, OtherVerifierKindsAreNotAvailableInThisBuild) {
+  TempFolder folder;
+  const auto refused = run_claimrag("ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
+                                        (folder.path() / "g.jsonl").string() + " --verifier tei:http://127.0.0.1:9/",
+                                    folder.path());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("not available in this build"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(folder.path() / "g.jsonl"));
+}
+
+TEST_F(CliBuiltinVerifier, WithoutSciFactOrAModelTheErrorSaysHowToGetOne) {
+  TempFolder folder;
+  const auto refused = run_claimrag("ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
+                                        (folder.path() / "g.jsonl").string() + " --original " + (folder.path() / "nowhere").string(),
+                                    folder.path());
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("scripts/get-data.sh"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--model"), std::string::npos) << refused.err;
+}
+
+TEST_F(CliBuiltinVerifier, AClaimWithoutAWordIsNotEnoughInfoEverywhere) {
+  TempFolder folder;
+  const auto answers = folder.path() / "answers.jsonl";
+  std::ofstream(answers) << R"({"id": "x", "answer": "?!... ;;; !!!", "context": ["d1"]})" << "\n";
+  ASSERT_EQ(run_claimrag("--quiet ground --data " + kTiny + " --answers " + answers.string() + " --out " +
+                             (folder.path() / "g.jsonl").string(),
+                         folder.path())
+                .exit_code,
+            0);
+  const auto grounded = lines(slurp(folder.path() / "g.jsonl"));
+  ASSERT_EQ(grounded.size(), 1u);
+  for (const auto& claim : grounded[0]["claims"]) EXPECT_FALSE(claim["kept"].get<bool>()) << claim.dump();
+  EXPECT_EQ(grounded[0]["answer"], "I don't know");
+
+  const auto pairs = folder.path() / "pairs.jsonl";
+  std::ofstream(pairs) << R"({"id": "x", "claim": "?!... ;;; !!!", "evidence": "Aspirin lowers the risk of stroke."})" << "\n";
+  ASSERT_EQ(run_claimrag("--quiet verify --pairs " + pairs.string() + " --out " + (folder.path() / "v.jsonl").string(), folder.path())
+                .exit_code,
+            0);
+  const auto verdicts = lines(slurp(folder.path() / "v.jsonl"));
+  ASSERT_EQ(verdicts.size(), 1u);
+  EXPECT_EQ(verdicts[0]["label"], "NOT_ENOUGH_INFO") << verdicts[0].dump();
+  EXPECT_EQ(verdicts[0]["reason"], "the claim has no word");
+}
+
+}  // namespace
