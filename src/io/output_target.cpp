@@ -40,7 +40,7 @@ fs::path existing_folder_above(const fs::path& folder, const fs::path& shown) {
   while (true) {
     struct stat status {};
     if (::stat(current.c_str(), &status) == 0) {
-      if (!S_ISDIR(status.st_mode)) throw DataError(shown.string(), current.string() + " is not a folder");
+      if (!S_ISDIR(status.st_mode)) throw DataError(shown.string(), "cannot create folder: " + current.string() + " is not a folder");
       return current;
     }
     if (errno != ENOENT || !current.has_parent_path() || current.parent_path() == current) {
