@@ -64,7 +64,7 @@ OutputTarget resolve_output(const fs::path& path) {
   const fs::path target = follow_links(path);
   struct stat status {};
   if (::stat(target.c_str(), &status) != 0) {
-    if (errno != ENOENT) throw DataError(shown.string(), "cannot write: " + system_reason(errno));
+    if (errno != ENOENT && errno != ENOTDIR) throw DataError(shown.string(), "cannot write: " + system_reason(errno));
     check_folder_writable(existing_folder_above(folder_of(target), shown), shown);
     return {target, false};
   }
