@@ -34,6 +34,7 @@ std::string choose_reference(const std::vector<std::string>& strategies, const s
 }
 
 CompareAbstentionOutcome compare_abstention_command(const CompareAbstentionRequest& request, ComparisonSettings settings) {
+  refuse_foreign_comparison_folder(request.out);
   const ClaimsTable test = read_claims_table(request.test);
   std::optional<ClaimsTable> train;
   if (request.train) train = read_claims_table(*request.train);

@@ -167,11 +167,9 @@ void write_abstention_comparison(const AbstentionComparison& comparison, const C
   files.commit();
 }
 
-namespace {
-
 // The files write_abstention_comparison writes: a folder holding anything else (but claimrag's own
 // temporaries and journals of them) was not written by compare-abstention.
-void refuse_foreign_folder(const std::filesystem::path& folder) {
+void refuse_foreign_comparison_folder(const std::filesystem::path& folder) {
   static const std::array<std::string, 4> kOwn{"abstention.tsv", "abstention_curves.tsv", "abstention_operating_points.tsv",
                                                "abstention.json"};
   std::error_code error;
@@ -188,11 +186,9 @@ void refuse_foreign_folder(const std::filesystem::path& folder) {
   }
 }
 
-}  // namespace
-
 AbstentionComparison run_compare_abstention(const std::filesystem::path& test, const std::optional<std::filesystem::path>& train,
                                             const ComparisonSettings& settings, const std::filesystem::path& out) {
-  refuse_foreign_folder(out);
+  refuse_foreign_comparison_folder(out);
   const ClaimsTable test_table = read_claims_table(test);
   std::optional<ClaimsTable> train_table;
   if (train) train_table = read_claims_table(*train);

@@ -15,12 +15,14 @@ void add_predict_command(CLI::App& root) {
   command->add_option("--pairs", options->pairs, "JSON Lines of {\"id\", \"text\", \"text_pair\"?}")->required();
   command->add_option("--out", options->out, "JSON Lines to write, one line per input in input order")->required();
   command->add_option("--max-length", options->max_length, "Tokens per input, special ones included (default: the model's positions)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in(1, 1e6));
   command->add_option("--batch-size", options->batch_size, "Sequences held in memory at once (default 32)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_in(1, 1e6));
   add_threads_option(*command);
   command->callback([options] {
-    const auto summary = pretrained::run_predict(*options);
+    pretrained::PredictSummary summary;
+    with_outputs({.inputs = {options->checkpoint, options->pairs}, .files = {options->out}},
+                 [&] { summary = pretrained::run_predict(*options); });
     spdlog::info("predict: {} lines written to {}", summary.inputs, options->out.string());
   });
 }

@@ -40,7 +40,7 @@ fs::path existing_folder_above(const fs::path& folder, const fs::path& shown) {
   while (true) {
     struct stat status {};
     if (::stat(current.c_str(), &status) == 0) {
-      if (!S_ISDIR(status.st_mode)) throw DataError(shown.string(), current.string() + " is not a folder");
+      if (!S_ISDIR(status.st_mode)) throw DataError(shown.string(), "cannot create folder: " + current.string() + " is not a folder");
       return current;
     }
     if (errno != ENOENT || !current.has_parent_path() || current.parent_path() == current) {
@@ -64,7 +64,7 @@ OutputTarget resolve_output(const fs::path& path) {
   const fs::path target = follow_links(path);
   struct stat status {};
   if (::stat(target.c_str(), &status) != 0) {
-    if (errno != ENOENT) throw DataError(shown.string(), "cannot write: " + system_reason(errno));
+    if (errno != ENOENT && errno != ENOTDIR) throw DataError(shown.string(), "cannot write: " + system_reason(errno));
     check_folder_writable(existing_folder_above(folder_of(target), shown), shown);
     return {target, false};
   }

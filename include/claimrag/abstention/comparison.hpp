@@ -60,6 +60,10 @@ void write_abstention_comparison(const AbstentionComparison& comparison, const C
 /// and risk).
 std::map<std::string, std::map<std::string, double>> abstention_results(const AbstentionComparison& comparison);
 
+/// UsageError unless `folder` is missing, empty, or holds only what write_abstention_comparison
+/// writes (and claimrag's temporaries of it): claimrag never deletes what it did not write.
+void refuse_foreign_comparison_folder(const std::filesystem::path& folder);
+
 /// Reads the tables and writes the comparison: what `claimrag compare-abstention` does. Both tables
 /// are read and checked before anything is computed; nothing is written on an error.
 AbstentionComparison run_compare_abstention(const std::filesystem::path& test, const std::optional<std::filesystem::path>& train,
