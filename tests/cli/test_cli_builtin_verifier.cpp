@@ -92,7 +92,7 @@ TEST_F(CliBuiltinVerifier, AModelOfTheOpenSettingIsRefusedNamingTheFreeTextOne) 
                          folder.path())
                 .exit_code,
             0);
-  for (const std::string command : {"ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
+  for (const std::string& command : {"ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
                                         (folder.path() / "g.jsonl").string(),
                                     "verify --pairs " + kFixture + "/pairs.jsonl --out " + (folder.path() / "p.jsonl").string()}) {
     const auto refused = run_claimrag(command + " --model " + open.string(), folder.path());
