@@ -253,3 +253,13 @@ TEST(CliInputs, AnInlinePassageIsNamedByItsPlaceInTheContext) {
   EXPECT_NE(outcome.err.find(answers.string() + ":1: \"context\"[1]: \"id\" is missing"), std::string::npos) << outcome.err;
   EXPECT_FALSE(fs::exists(inputs.out));
 }
+
+TEST(CliInputs, AClaimThatIsNotUtf8IsADataErrorWithItsByteOffset) {
+  const Inputs inputs;
+  // "café" with its last character cut after its first byte, and a lone 0xFF byte.
+  for (const auto& [claim, offset] : std::vector<std::pair<std::string, std::string>>{{"caf\xC3", "3"}, {"a \xFF b", "2"}}) {
+    const auto outcome = run_claimrag("verify --data data/fixtures/tiny-beir --claim '" + claim + "'", inputs.folder.path());
+    EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
+    EXPECT_NE(outcome.err.find("--claim: invalid UTF-8 at byte " + offset), std::string::npos) << outcome.err;
+  }
+}
