@@ -6,6 +6,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/table.hpp"
 #include "claimrag/io/text_lines.hpp"
 
@@ -83,9 +84,8 @@ ClaimsTable read_claims_table(const std::filesystem::path& path) {
     for (std::size_t s = 0; s < table.strategies.size(); ++s) {
       const std::string_view text = fields[kFixedColumns.size() + s];
       double value = 0;
-      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (text.empty() || error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
-        throw DataError(file, line.number, table.strategies[s] + " \"" + std::string(text) + "\" is not a finite number");
+      if (const auto problem = io::number_problem(text, value); !problem.empty()) {
+        throw DataError(file, line.number, table.strategies[s] + " \"" + std::string(text) + "\" " + problem);
       }
       table.confidence[s].push_back(value);
     }

@@ -7,6 +7,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,6 +36,30 @@ void group_subcommands(CLI::App& root) {
       }
     }
   }
+}
+
+/// `message` on one line: control characters (a newline in an id read from a file, a carriage
+/// return, a tab...) are shown escaped as in JSON ("\\n", "\\u0001"), so that an error is always
+/// one log line and a value's hidden characters are visible.
+std::string printable(std::string_view message) {
+  std::string text;
+  for (const char c : message) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      text += "\\n";
+    } else if (c == '\r') {
+      text += "\\r";
+    } else if (c == '\t') {
+      text += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      constexpr char kHex[] = "0123456789abcdef";
+      text.append("\\u00").push_back(kHex[byte >> 4]);
+      text.push_back(kHex[byte & 0xf]);
+    } else {
+      text.push_back(c);
+    }
+  }
+  return text;
 }
 
 }  // namespace
@@ -90,10 +116,10 @@ int main(int argc, char** argv) {
     const int code = root.exit(error);
     return code == 0 ? 0 : static_cast<int>(ExitCode::usage);
   } catch (const claimrag::Error& error) {
-    spdlog::error("{}", error.what());
+    spdlog::error("{}", printable(error.what()));
     return static_cast<int>(error.exit_code());
   } catch (const std::exception& error) {
-    spdlog::error("internal error: {}", error.what());
+    spdlog::error("internal error: {}", printable(error.what()));
     return static_cast<int>(ExitCode::internal);
   }
   return 0;

@@ -5,13 +5,13 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/config.hpp"
+#include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/output_plan.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
 
@@ -19,21 +19,16 @@ namespace claimrag::cli {
 
 /// The check of a numeric option: a finite number in [low, high]. CLI11 reads "-1" into an unsigned
 /// option as its largest value and lets "nan" through CLI::Range, so every numeric option takes
-/// this check on the text as typed.
+/// this check on the text as typed. A number a double cannot hold (1e400, 1e-400) is reported as
+/// out of range, as the files' numbers are (io::number_problem).
 inline CLI::Validator number_in(double low, double high) {
   const auto bounds = "[" + CLI::detail::to_string(low) + ", " + CLI::detail::to_string(high) + "]";
   return CLI::Validator(
       [low, high, bounds](std::string& text) {
         double value = 0;
-        std::size_t used = 0;
-        try {
-          value = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != text.size() || !std::isfinite(value) || value < low || value > high) {
-          return "must be a number in " + bounds + ", got '" + text + "'";
-        }
+        const std::string problem = io::number_problem(text, value);
+        if (problem == "is out of range") return "'" + text + "' is out of range: must be a number in " + bounds;
+        if (!problem.empty() || value < low || value > high) return "must be a number in " + bounds + ", got '" + text + "'";
         return std::string();
       },
       "in " + bounds);

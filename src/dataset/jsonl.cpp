@@ -20,6 +20,12 @@ namespace {
 /// Bytes read at a time; a longer line grows the buffer.
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 
+[[noreturn]] void refuse_long_line(const std::filesystem::path& path, std::size_t number) {
+  throw DataError(path.string(), number,
+                  "line longer than " + std::to_string(kMaxJsonLineBytes >> 20) + " MiB (" + std::to_string(kMaxJsonLineBytes) +
+                      " bytes), the limit of every JSON Lines input");
+}
+
 /// Reads `path` in chunks, hashing every byte, and calls `visit` with each line (as
 /// io::for_each_line cuts them: a leading byte-order mark skipped, "\r\n" or "\n" endings, a last
 /// line without a newline counted). Each line is followed in memory by at least SIMDJSON_PADDING
@@ -42,6 +48,7 @@ std::uint64_t for_each_padded_line(const std::filesystem::path& path, const std:
     if (at_start && text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     at_start = false;
     if (text.ends_with('\r')) text.remove_suffix(1);
+    if (text.size() > kMaxJsonLineBytes) refuse_long_line(path, number + 1);
     visit(io::Line{++number, text});
   };
   while (true) {
@@ -64,6 +71,9 @@ std::uint64_t for_each_padded_line(const std::filesystem::path& path, const std:
       begin = scan = stop + 1;
     }
     if (got == 0) break;
+    // No line break in sight: refused before more is read (+ 1 for a "\r" that the line may end in;
+    // + 3 for a byte-order mark at the file's start).
+    if (end - begin > kMaxJsonLineBytes + 4) refuse_long_line(path, number + 1);
   }
   if (begin < end) emit(end);
   return XXH64_digest(hash.get());
@@ -75,8 +85,10 @@ std::string for_each_json_object(
     const std::filesystem::path& path,
     const std::function<void(simdjson::dom::object object, std::size_t line)>& visit) {
   simdjson::dom::parser parser;
+  std::size_t objects = 0;
   const std::uint64_t checksum = for_each_padded_line(path, [&](const io::Line& line) {
     if (io::is_blank(line.text)) return;
+    ++objects;
     simdjson::dom::element element;
     const auto error = parser.parse(line.text.data(), line.text.size(), false).get(element);
     if (error) {
@@ -97,6 +109,9 @@ std::string for_each_json_object(
     }
     visit(object, line.number);
   });
+  // An empty input is almost always an upstream step that failed: refuse it rather than write an
+  // empty output that looks like a result.
+  if (objects == 0) throw DataError(path.string(), "holds no JSON object (an empty input is refused)");
   return io::checksum_hex_of(checksum);
 }
 
@@ -110,12 +125,21 @@ std::string about_field(std::string_view key, std::string_view problem) {
 }  // namespace
 
 void FieldReader::fail(const std::string& reason) const {
-  throw DataError(path_.string(), line_, reason);
+  throw DataError(path_.string(), line_, place_ + reason);
 }
 
 bool FieldReader::has(std::string_view key) const {
   simdjson::dom::element value;
   return object_.at_key(key).get(value) == simdjson::SUCCESS;
+}
+
+void FieldReader::refuse_unknown(std::initializer_list<std::string_view> known) const {
+  for (const auto field : object_) {
+    if (std::find(known.begin(), known.end(), field.key) != known.end()) continue;
+    std::string expected;
+    for (const std::string_view key : known) expected.append(expected.empty() ? "" : ", ").append(key);
+    fail("unknown field " + about_field(field.key, "(expected " + expected + ")"));
+  }
 }
 
 simdjson::dom::element FieldReader::element(std::string_view key) const {

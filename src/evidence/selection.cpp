@@ -96,6 +96,7 @@ std::vector<ClaimEvidence> read_evidence(const std::filesystem::path& path) {
   std::set<std::string> seen;
   dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line) {
     const dataset::FieldReader fields(object, path, line);
+    fields.refuse_unknown({"claim_id", "claim", "candidates", "selected", "reason"});
     ClaimEvidence claim;
     claim.claim_id = fields.identifier("claim_id");
     claim.claim = fields.string("claim");

@@ -6,7 +6,7 @@
 namespace claimrag::experiment {
 
 void write_meta(const std::filesystem::path& folder, const ExperimentConfig& config,
-                const nlohmann::json& extra) {
+                const nlohmann::json& extra, io::AtomicFileSet* set) {
   nlohmann::json meta = {
       {"program", "claimrag"},
       {"version", CLAIMRAG_VERSION},
@@ -14,7 +14,8 @@ void write_meta(const std::filesystem::path& folder, const ExperimentConfig& con
       {"config", {{"file", config.source}, {"checksum", config.checksum}, {"content", config.as_json}}},
   };
   meta.update(extra);
-  io::write_file_atomically(folder / "meta.json", io::json_text(meta, (folder / "meta.json").string(), 2) + "\n");
+  const auto path = folder / "meta.json";
+  io::write_file_atomically(set != nullptr ? set->stage(path) : path, io::json_text(meta, path.string(), 2) + "\n");
 }
 
 }  // namespace claimrag::experiment

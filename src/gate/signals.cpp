@@ -7,6 +7,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/text_lines.hpp"
 
 namespace claimrag::gate {
@@ -128,14 +129,14 @@ std::map<std::string, double> read_signal_file(const std::string& path) {
     const std::string_view number = line.text.substr(tab + 1);
     if (line.number == 1 && id == "claim_id") return;
     double value = 0;
-    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-    if (error != std::errc() || end != number.data() + number.size() || !std::isfinite(value)) {
-      throw DataError(path, line.number, "value \"" + std::string(number) + "\" is not a finite number");
+    if (const auto problem = io::number_problem(number, value); !problem.empty()) {
+      throw DataError(path, line.number, "value \"" + std::string(number) + "\" " + problem);
     }
     if (!values.emplace(std::string(id), value).second) {
       throw DataError(path, line.number, "claim " + std::string(id) + " appears twice");
     }
   });
+  if (values.empty()) throw DataError(path, "is empty: no claim has a value (an empty input is refused)");
   return values;
 }
 

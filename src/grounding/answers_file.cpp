@@ -7,7 +7,6 @@
 #include "claimrag/dataset/identifier.hpp"
 #include "claimrag/dataset/jsonl.hpp"
 #include "claimrag/error.hpp"
-#include "claimrag/io/text_lines.hpp"
 
 namespace claimrag::grounding {
 namespace {
@@ -32,13 +31,16 @@ verification::EvidenceDocument context_item(simdjson::dom::element item, const d
                                             const ContextSources& sources) {
   simdjson::dom::object object;
   if (item.get_object().get(object) == simdjson::SUCCESS) {
-    // The passage's own fields, reported at the answer's line ("\"text\" is missing").
-    const dataset::FieldReader passage(object, path, line);
+    // The passage's own fields, reported at the answer's line with its place in the context
+    // ("\"context\"[2]: \"id\" is missing").
+    const std::string place = "\"context\"[" + std::to_string(position) + "]";
+    const dataset::FieldReader passage(object, path, line, place + ": ");
+    passage.refuse_unknown({"id", "title", "text"});
     verification::EvidenceDocument document;
     document.doc_id = passage.identifier("id");
     document.title = passage.optional_string("title", "");
     const std::string text = passage.string("text");
-    if (is_blank_text(text)) fields.fail("\"context\"[" + std::to_string(position) + "] \"text\" is empty");
+    if (is_blank_text(text)) fields.fail(place + " \"text\" is empty");
     document.sentences = passage_sentences(text);
     return document;
   }
@@ -75,38 +77,21 @@ std::optional<verification::EvidenceDocument> ContextPassages::document(const st
 }
 
 std::vector<AnswerToGround> read_answers(const std::filesystem::path& path, const ContextSources& sources) {
-  simdjson::padded_string contents;
-  if (simdjson::padded_string::load(path.string()).get(contents) != simdjson::SUCCESS) {
-    std::error_code error;
-    throw DataError(path.string(), std::filesystem::exists(path, error) ? "cannot read" : "no such file");
-  }
   std::vector<AnswerToGround> answers;
   std::unordered_map<std::string, std::size_t> first_line;
-  simdjson::dom::parser parser;
-  io::for_each_line(std::string_view(contents.data(), contents.size()), [&](const io::Line& line) {
-    if (line.text.size() > kMaxAnswerLineBytes) {
-      throw DataError(path.string(), line.number,
-                      "line of " + std::to_string(line.text.size()) + " bytes is over the 1 MiB limit (" +
-                          std::to_string(kMaxAnswerLineBytes) + " bytes)");
-    }
-    if (io::is_blank(line.text)) return;
-    simdjson::dom::element element;
-    if (const auto error = parser.parse(line.text.data(), line.text.size(), false).get(element)) {
-      throw DataError(path.string(), line.number, std::string("malformed JSON: ") + simdjson::error_message(error));
-    }
-    simdjson::dom::object object;
-    if (element.get_object().get(object)) throw DataError(path.string(), line.number, "expected a JSON object");
-    const dataset::FieldReader fields(object, path, line.number);
+  dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line_number) {
+    const dataset::FieldReader fields(object, path, line_number);
+    fields.refuse_unknown({"id", "answer", "context"});
     AnswerToGround answer;
     answer.id = fields.identifier("id");
-    const auto [seen, fresh] = first_line.emplace(answer.id, line.number);
+    const auto [seen, fresh] = first_line.emplace(answer.id, line_number);
     if (!fresh) fields.fail("duplicate id \"" + answer.id + "\" (first on line " + std::to_string(seen->second) + ")");
     answer.answer = fields.string("answer");
     if (fields.has("context")) {
       simdjson::dom::array items;
       if (fields.element("context").get_array().get(items)) fields.fail("\"context\" is not an array");
       std::size_t position = 0;
-      for (const auto item : items) answer.context.push_back(context_item(item, fields, path, line.number, position++, sources));
+      for (const auto item : items) answer.context.push_back(context_item(item, fields, path, line_number, position++, sources));
     } else if (sources.run != nullptr) {
       if (const run::Ranking* ranking = sources.run->find(answer.id)) {
         const std::size_t depth = std::min(sources.k, ranking->documents.size());

@@ -77,12 +77,7 @@ std::vector<InterrogationPair> load_pairs(const std::filesystem::path& file, con
   std::set<std::string> ids;
   dataset::for_each_json_object(file, [&](simdjson::dom::object object, std::size_t line) {
     const dataset::FieldReader fields(object, file, line);
-    for (const auto field : object) {
-      const std::string_view key = field.key;
-      if (key != "id" && key != "claim" && key != "claim_id" && key != "doc_id" && key != "evidence") {
-        fields.fail("unknown field \"" + std::string(key) + "\" (expected id, claim, claim_id, doc_id or evidence)");
-      }
-    }
+    fields.refuse_unknown({"id", "claim", "claim_id", "doc_id", "evidence"});
     const std::string id = fields.identifier("id");
     if (!ids.insert(id).second) fields.fail("duplicate pair id '" + id + "'");
     std::string claim = fields.string("claim");

@@ -18,12 +18,7 @@ std::string key_of(const std::string& pair_id, const std::string& probe_id, std:
 RecordedResponder::RecordedResponder(const std::filesystem::path& file) : file_(file) {
   dataset::for_each_json_object(file, [&](simdjson::dom::object object, std::size_t line) {
     const dataset::FieldReader fields(object, file_, line);
-    for (const auto field : object) {
-      const std::string_view key = field.key;
-      if (key != "pair_id" && key != "probe_id" && key != "sample" && key != "text" && key != "failed") {
-        fields.fail("unknown field \"" + std::string(key) + "\" (expected pair_id, probe_id, sample, text, failed)");
-      }
-    }
+    fields.refuse_unknown({"pair_id", "probe_id", "sample", "text", "failed"});
     const std::string pair_id = fields.identifier("pair_id");
     const std::string probe_id = fields.string("probe_id");
     std::int64_t sample = 0;

@@ -81,6 +81,10 @@ AtomicFileSet::~AtomicFileSet() {
     fs::remove(entry.temporary, ignored);
     fs::remove(entry.journal, ignored);
   }
+  for (const auto& folder : created_folders_) {
+    std::error_code ignored;
+    fs::remove(folder, ignored);  // only an empty folder is removed: another writer's files stay
+  }
 }
 
 fs::path AtomicFileSet::stage(const fs::path& given) {
@@ -88,6 +92,9 @@ fs::path AtomicFileSet::stage(const fs::path& given) {
   if (target.write_through) {
     entries_.push_back({target.path, target.path, {}, true});
     return target.path;
+  }
+  for (fs::path folder = target.path.parent_path(); !folder.empty() && !fs::exists(folder); folder = folder.parent_path()) {
+    created_folders_.push_back(folder);
   }
   prepare_to_write(target.path);
   entries_.push_back({temporary_path_for(target.path), target.path, journal_path_for(target.path, number_)});

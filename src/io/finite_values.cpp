@@ -1,5 +1,8 @@
 #include "claimrag/io/finite_values.hpp"
 
+#include <charconv>
+#include <cmath>
+
 #include "claimrag/error.hpp"
 
 namespace claimrag::io {
@@ -25,6 +28,14 @@ void require_finite_weights(const double* values, std::size_t count, const std::
 
 void require_finite_output(double value, const std::string& what) {
   if (!std::isfinite(value)) throw InternalError(what + " is " + std::to_string(value) + ": a NaN or infinite score is never written");
+}
+
+std::string number_problem(std::string_view text, double& value) {
+  const char* const last = text.data() + text.size();
+  const auto [end, error] = std::from_chars(text.data(), last, value);
+  if (error == std::errc::result_out_of_range && end == last) return "is out of range";
+  if (text.empty() || error != std::errc() || end != last || !std::isfinite(value)) return "is not a finite number";
+  return "";
 }
 
 }  // namespace claimrag::io

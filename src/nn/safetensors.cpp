@@ -109,11 +109,12 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<Tens
   io::write_file_atomically(path, io::safetensors_file_bytes(std::move(header), data), /*binary=*/true);
 }
 
-SafetensorsContent read_safetensors(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  const std::string bytes = io::read_file(path);
+namespace {
+
+/// The JSON header of a file's `bytes`, its length and the file's checksum checked.
+nlohmann::json checked_header(const std::string& bytes, const std::string& file, std::uint64_t& header_length) {
   if (bytes.size() < kHeaderLengthBytes) throw DataError(file, "too short for a safetensors header");
-  const std::uint64_t header_length = decode_length(bytes);
+  header_length = decode_length(bytes);
   if (header_length > bytes.size() - kHeaderLengthBytes) {
     throw DataError(file, "header length " + std::to_string(header_length) + " exceeds the file size");
   }
@@ -126,6 +127,26 @@ SafetensorsContent read_safetensors(const std::filesystem::path& path) {
   }
   if (!header.is_object()) throw DataError(file, "safetensors header is not a JSON object");
   io::verify_safetensors_checksum(bytes, file);
+  return header;
+}
+
+}  // namespace
+
+SafetensorsMetadata read_safetensors_metadata(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::uint64_t header_length = 0;
+  const nlohmann::json header = checked_header(io::read_file(path), file, header_length);
+  if (!header.contains(kMetadataKey)) return {};
+  SafetensorsMetadata metadata = parse_metadata(file, header[kMetadataKey]);
+  metadata.erase(io::kSafetensorsChecksumKey);
+  return metadata;
+}
+
+SafetensorsContent read_safetensors(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  const std::string bytes = io::read_file(path);
+  std::uint64_t header_length = 0;
+  const nlohmann::json header = checked_header(bytes, file, header_length);
 
   SafetensorsContent content;
   std::vector<TensorEntry> entries;

@@ -89,8 +89,8 @@ Run read_trec_run(const std::filesystem::path& path) {
     if (!parse_number(fields[3], entry.rank) || entry.rank < 1) {
       throw DataError(source, line.number, "rank \"" + std::string(fields[3]) + "\" is not an integer >= 1");
     }
-    if (!parse_number(fields[4], entry.document.score) || !std::isfinite(entry.document.score)) {
-      throw DataError(source, line.number, "score \"" + std::string(fields[4]) + "\" is not a finite number");
+    if (const auto problem = io::number_problem(fields[4], entry.document.score); !problem.empty()) {
+      throw DataError(source, line.number, "score \"" + std::string(fields[4]) + "\" " + problem);
     }
     if (!have_tag) {
       run.tag = std::string(fields[5]);

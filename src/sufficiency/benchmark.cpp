@@ -218,8 +218,14 @@ Benchmark build_benchmark(const std::vector<dataset::Abstract>& abstracts, const
   const verification::AbstractIndex index = verification::index_abstracts(abstracts);
   std::set<std::string> cited;
   std::vector<dataset::Claim> with_evidence;
+  // A claim id names one claim: one in both splits would be one query twice in the retrieval run
+  // of the foreign abstracts (and a claim scored on what it was trained on).
+  std::set<std::string> claim_ids;
   for (const auto* claims : {&train_claims, &dev_claims}) {
     for (const auto& claim : *claims) {
+      if (!claim_ids.insert(claim.id).second) {
+        throw DataError("sufficiency benchmark", "claim " + claim.id + " is both a train and a dev claim: a claim belongs to one split");
+      }
       for (const auto& doc : claim_documents(claim)) {
         if (!index.contains(doc)) throw DataError("sufficiency benchmark", "claim " + claim.id + " cites unknown abstract " + doc);
         cited.insert(doc);

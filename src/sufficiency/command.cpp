@@ -31,6 +31,7 @@ std::unordered_map<std::string, ScoresLine> read_scores(const std::filesystem::p
   std::unordered_map<std::string, ScoresLine> scores;
   dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line) {
     const dataset::FieldReader fields(object, path, line);
+    fields.refuse_unknown({"id", "pairs"});
     const std::string id = fields.identifier("id");
     simdjson::dom::array pairs;
     if (fields.element("pairs").get_array().get(pairs)) fields.fail("\"pairs\" must be an array");

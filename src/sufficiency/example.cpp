@@ -50,6 +50,7 @@ std::vector<Example> read_examples(const std::filesystem::path& path) {
   std::unordered_map<std::string, std::size_t> first_line;
   dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line) {
     const dataset::FieldReader fields(object, path, line);
+    fields.refuse_unknown({"id", "claim", "evidence", "group", "split", "variant", "label", "claim_id", "sources"});
     Example example;
     example.id = fields.identifier("id");
     const auto [seen, fresh] = first_line.emplace(example.id, line);

@@ -29,6 +29,7 @@ std::vector<VerificationInput> read_verification_pairs(const std::filesystem::pa
   std::unordered_map<std::string, std::size_t> first_line;
   dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line) {
     const dataset::FieldReader fields(object, path, line);
+    fields.refuse_unknown({"id", "claim", "evidence"});
     std::string id = fields.identifier("id");
     if (is_blank_text(id)) fields.fail("\"id\" is empty");
     const auto [seen, fresh] = first_line.emplace(id, line);

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
@@ -24,6 +25,21 @@ namespace {
 constexpr const char* kFormat = "claimrag-claim-verifier";
 // 2: the setting recorded; bounded features (selector_count_capped, capped sizes and counts).
 constexpr int kFormatVersion = 2;
+
+/// What a file of another claimrag format is, for the message that refuses it as a claim verifier.
+std::string kind_of_format(const std::string& format) {
+  static const std::pair<const char*, const char*> kKinds[] = {
+      {"claimrag-rerank-model", "a reranker model"},
+      {"claimrag-dense", "a dense retriever model"},
+      {"claimrag-dense-documents", "a dense document matrix"},
+      {"claimrag-verifier", "a sentence-pair transformer verifier"},
+      {"claimrag-tfidf-vectorizer", "a TF-IDF vectorizer"},
+  };
+  for (const auto& [name, kind] : kKinds) {
+    if (format == name) return kind;
+  }
+  return "a file of format \"" + format + "\"";
+}
 
 std::string number_text(double value) {
   char buffer[64];
@@ -159,9 +175,16 @@ void FeatureVerifier::save(const std::filesystem::path& file) const {
 std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& path, const VerificationOptions* expected) {
   using namespace detail;
   const std::string file = path.string();
+  {  // the kind first: a file of another kind holds tensors a claim verifier's reader would misjudge
+    const auto metadata = nn::read_safetensors_metadata(path);
+    const auto format = metadata.find("format");
+    if (format == metadata.end()) throw DataError(file, "is not a claimrag claim verifier: its metadata names no format");
+    if (format->second != kFormat) {
+      throw DataError(file, "is " + kind_of_format(format->second) + ", not a claim verifier: the wrong kind of model");
+    }
+  }
   nn::SafetensorsContent content = nn::read_safetensors(path);
   const auto& metadata = content.metadata;
-  if (field(metadata, file, "format") != kFormat) throw DataError(file, "is not a claimrag claim verifier");
   if (field(metadata, file, "format_version") != std::to_string(kFormatVersion)) {
     throw DataError(file, "has claim verifier format version " + metadata.at("format_version") + ", this program reads " +
                               std::to_string(kFormatVersion));

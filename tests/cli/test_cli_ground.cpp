@@ -93,7 +93,7 @@ TEST_F(CliGround, BadInputIsADataErrorNamingFileAndLineAndWritesNothing) {
   const std::pair<std::string, std::string> cases[] = {
       {good + "{\"id\": \"b\", \"answer\": \"x\", \"context\": [\"missing\"]}\n", "bad.jsonl:2: context document \"missing\" is not in the corpus"},
       {good + "{\"id\": \"b\", \"answer\": \"caf\xC3\"}\n", "bad.jsonl:2: malformed JSON"},
-      {good + "{\"id\": \"c\", \"answer\": \"" + std::string(std::size_t{1} << 20, 'x') + "\"}\n", "bad.jsonl:2: line of"},
+      {good + "{\"id\": \"c\", \"answer\": \"x\", \"answer\": \"y\", \"context\": [\"d1\"]}\n", "bad.jsonl:2: the key \"answer\" appears twice"},
   };
   for (const auto& [contents, message] : cases) {
     const auto input = folder.write("bad.jsonl", contents);

@@ -124,7 +124,12 @@ TEST(CliInterrogate, TheBuiltinResponderAsksASavedVerifier) {
   Inputs inputs;
   ::setenv("XDG_CACHE_HOME", (inputs.folder.path() / "cache").c_str(), 1);  // the built-in verifier's cache: never the user's
   const auto model = inputs.folder.path() / "verifier.safetensors";
-  const auto trained = run_claimrag("--quiet verify --pairs " + inputs.pairs.string() + " --out " +
+  // verify's pairs carry no claim_id (a field of interrogate's pairs only): the model is trained on
+  // SciFact whatever the pairs; these are verified once along the way.
+  const auto verify_pairs = inputs.folder.write(
+      "verify_pairs.jsonl", R"({"id": "p1", "claim": "Aspirin increases bleeding.", "evidence": "Aspirin raised bleeding risk."})"
+                            "\n");
+  const auto trained = run_claimrag("--quiet verify --pairs " + verify_pairs.string() + " --out " +
                                         (inputs.folder.path() / "verdicts.jsonl").string() + " --config " +
                                         std::string(CLAIMRAG_SOURCE_DIR) + "/configs/scifact.json --save-model " +
                                         model.string(),

@@ -120,6 +120,34 @@ TEST(CliOutputs, AnEmptyPathIsRefusedBeforeAnyWork) {
   EXPECT_FALSE(fs::exists(f.out));
 }
 
+TEST(CliOutputs, AnEmptyOutIsRefusedByEverySubcommand) {
+  // Every subcommand that writes, with its other required flags: their files need not exist, since
+  // the empty value is refused before any is read.
+  claimrag::testing::TempFolder folder;
+  for (const std::string command :
+       {"reproduce --config configs/scifact.json", "verify --pairs p.jsonl", "predict --checkpoint c --pairs p.jsonl",
+        "ground --answers a.jsonl --model m.safetensors", "sufficiency --examples e.jsonl --aggregator a.json",
+        "interrogate --pairs p.jsonl --probes p.json --responder recorded:r.jsonl --samples 1", "stats --data d",
+        "index --data d --method bm25", "retrieve --data d --index i --method bm25 --split test", "fuse --runs a.trec b.trec",
+        "rerank --data d --index i --run r.trec --model m.safetensors", "extract-evidence --data d --run r.trec",
+        "gate --data d --split test --run r.trec --signal file", "evaluate --data d --split test --run r.trec",
+        "compare-abstention --test t.tsv", "sufficiency-bench --original o"}) {
+    const auto outcome = run_claimrag(command + " --out ''", folder.path());
+    EXPECT_EQ(outcome.exit_code, 2) << command << "\n" << outcome.err;
+    EXPECT_NE(outcome.err.find("--out: an empty value is not allowed"), std::string::npos) << command << "\n" << outcome.err;
+  }
+}
+
+TEST(CliOutputs, ADiskFullErrorNamesTheOutput) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const Interrogation f;
+  for (const std::string& outputs : {std::string("--out /dev/full"), "--out " + f.out.string() + " --record /dev/full"}) {
+    const auto outcome = f.run(outputs);
+    EXPECT_EQ(outcome.exit_code, 3) << outputs << "\n" << outcome.err;
+    EXPECT_NE(outcome.err.find("/dev/full: cannot write: no space left on device"), std::string::npos) << outcome.err;
+  }
+}
+
 TEST(CliOutputs, NumericOptionsHaveCheckedRanges) {
   const Interrogation f;
   const std::string out = " --out " + f.out.string();
@@ -146,4 +174,20 @@ TEST(CliOutputs, CompareAbstentionRefusesAFolderItDidNotWrite) {
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_NE(outcome.err.find("was not written by compare-abstention (it holds notes.txt)"), std::string::npos) << outcome.err;
   EXPECT_EQ(slurp(out / "notes.txt"), "the user's");
+}
+
+TEST(CliOutputs, AnIndexAndItsMetaFileAreReplacedTogether) {
+  // meta.json cannot be written (a folder stands there): the index files written before it must
+  // not be replaced either, or the folder would hold a new index described by an old meta file.
+  claimrag::testing::TempFolder folder;
+  for (const std::string method : {"bm25", "dense"}) {
+    const auto index = folder.path() / method;
+    const auto kept = folder.write(method + "/" + (method == "bm25" ? "bm25.index" : "dense.safetensors"), "the previous index");
+    fs::create_directories(index / "meta.json");
+    const auto outcome = run_claimrag("index --data data/fixtures/tiny-beir --method " + method + " --out " + index.string(), folder.path());
+    EXPECT_EQ(outcome.exit_code, 3) << method << "\n" << outcome.err;
+    EXPECT_NE(outcome.err.find("meta.json"), std::string::npos) << outcome.err;
+    EXPECT_EQ(slurp(kept), "the previous index") << method;
+    EXPECT_FALSE(fs::exists(index / "dense-documents.safetensors")) << method;
+  }
 }

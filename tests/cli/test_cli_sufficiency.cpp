@@ -117,3 +117,21 @@ TEST(CliSufficiencyBench, BuildsGroupsFromAnOriginalLayout) {
     EXPECT_EQ(line["label"], line["variant"] == "full" ? "Supported" : "Insufficient");
   }
 }
+
+TEST(CliSufficiencyBench, AClaimInBothSplitsIsADataError) {
+  TempFolder folder;
+  folder.write("original/corpus.jsonl",
+               "{\"doc_id\": 10, \"title\": \"t\", \"abstract\": [\"Aspirin lowers stroke risk.\", \"We enrolled patients.\"], "
+               "\"structured\": false}\n");
+  const std::string claim = "{\"id\": 2, \"claim\": \"Aspirin lowers stroke risk.\", \"evidence\": {\"10\": [{\"sentences\": [0], "
+                            "\"label\": \"SUPPORT\"}]}, \"cited_doc_ids\": [10]}\n";
+  folder.write("original/claims_train.jsonl", claim);
+  folder.write("original/claims_dev.jsonl", claim);
+  const auto out = folder.path() / "bench.jsonl";
+  const auto outcome = run_claimrag("sufficiency-bench --original " + (folder.path() / "original").string() + " --out " + out.string() +
+                                        " --config configs/scifact.json",
+                                    folder.path());
+  EXPECT_EQ(outcome.exit_code, 3) << outcome.err;  // was 4: an internal error on the retrieval run
+  EXPECT_NE(outcome.err.find("claim 2 is both a train and a dev claim"), std::string::npos) << outcome.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "support/run_binary.hpp"
@@ -55,4 +56,16 @@ TEST(CliThreads, ZeroThreadsIsAUsageError) {
                                     folder.path());
   EXPECT_EQ(outcome.exit_code, 2);
   EXPECT_NE(outcome.err.find("--threads"), std::string::npos) << outcome.err;
+}
+
+TEST(CliThreads, AHugeOmpNumThreadsIsCappedAsThreadsIs) {
+  TempFolder folder;
+  const std::string out = folder.path().string();
+  ::setenv("OMP_NUM_THREADS", "100000", 1);  // each test runs in its own process (ctest)
+  const auto outcome = run_claimrag("index --data " + kTiny + " --method dense --out " + out + "/dense", folder.path());
+  ::unsetenv("OMP_NUM_THREADS");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("OMP_NUM_THREADS=100000 is more than 1024 threads: using 1024"), std::string::npos) << outcome.err;
+  ASSERT_EQ(run_claimrag("--quiet index --data " + kTiny + " --method dense --out " + out + "/dense1 --threads 1", folder.path()).exit_code, 0);
+  EXPECT_EQ(slurp(folder.path() / "dense/dense.safetensors"), slurp(folder.path() / "dense1/dense.safetensors"));
 }

@@ -11,6 +11,17 @@
 # after its outputs' recovery, and writes nothing) is made, and the folder is compared with the old
 # set and the new set.
 #
+# Every subcommand that writes is covered, on inputs small enough that the whole script runs in
+# about a minute: verify (--out and --save-model), predict, ground, sufficiency, interrogate, stats,
+# index, retrieve, fuse, rerank (--train: model and run), extract-evidence, gate, evaluate,
+# compare-abstention and sufficiency-bench. reproduce is left out: its folder records wall times
+# (results.json, REPORT.md, the timing table), so two runs on the same inputs differ and "old or
+# new" cannot be told by content; its stages write through the same file sets as the subcommands
+# above, and a reproduction is committed stage by stage, not as one set.
+#
+# Last, two runs of evaluate, interrogate and compare-abstention writing the same outputs are
+# started at once, ten times each: the outputs must be one run's whole set.
+#
 # Usage: tests/fault/kill_writers.sh CLAIMRAG_BINARY [KILLS] [SEED]. Prints one line per scenario
 # and "fault injection: N passed, M failed"; exits 1 when any check failed.
 set -uo pipefail
@@ -26,10 +37,21 @@ failed=0
 # The scenario's folder listing and the checksum of every file in it, one line per file.
 snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha1sum); }
 
+# verdict NAME BAD WHAT_IF_OK WHAT_IF_NOT: one line for the scenario, counted as passed when BAD is 0.
+verdict() {
+  if (($2 == 0)); then
+    ((passed++))
+    echo "$1: ok ($3)"
+  else
+    ((failed++))
+    echo "$1: FAILED ($4)"
+  fi
+}
+
 # run_scenario NAME OUTPUT_FOLDER COMMAND_A COMMAND_B COMMAND_PROBE
 run_scenario() {
   local name=$1 outputs=$2 command_a=$3 command_b=$4 probe=$5
-  rm -rf "$outputs" && mkdir -p "$outputs"
+  rm -rf "$outputs" "$work/old_outputs" && mkdir -p "$outputs"
   if ! (cd "$work" && eval "$command_b") > /dev/null 2>&1; then echo "$name: the run with inputs B failed"; ((failed++)); return; fi
   local new; new=$(snapshot "$outputs")
   rm -rf "$outputs" && mkdir -p "$outputs"
@@ -63,13 +85,36 @@ run_scenario() {
     fi
   done
   rm -rf "$work/old_outputs"
-  if ((bad == 0)); then
-    ((passed++))
-    echo "$name: ok ($kills kills: $saw_old left the old outputs, $saw_new the new)"
-  else
-    ((failed++))
-    echo "$name: FAILED ($bad of $kills kills left a mix or a stray file)"
-  fi
+  verdict "$name" "$bad" "$kills kills: $saw_old left the old outputs, $saw_new the new" "$bad of $kills kills left a mix or a stray file"
+}
+
+# run_concurrently NAME OUTPUT_FOLDER COMMAND_A COMMAND_B: ROUNDS times, starts the runs with inputs
+# A and B at once, into an empty folder, and checks that the outputs are then all A's or all B's
+# (their commits are serialised by the set's lock), never a mix.
+run_concurrently() {
+  local name=$1 outputs=$2 command_a=$3 command_b=$4 rounds=10
+  local -A expected=()
+  for command in "$command_a" "$command_b"; do
+    rm -rf "$outputs" && mkdir -p "$outputs"
+    if ! (cd "$work" && eval "$command") > /dev/null 2>&1; then echo "$name: a run failed"; ((failed++)); return; fi
+    expected[$command]=$(snapshot "$outputs")
+  done
+  local bad=0 a b
+  for ((r = 0; r < rounds; r++)); do
+    rm -rf "$outputs" && mkdir -p "$outputs"
+    (cd "$work" && exec bash -c "$command_a") > /dev/null 2>&1 &
+    a=$!
+    (cd "$work" && exec bash -c "$command_b") > /dev/null 2>&1 &
+    b=$!
+    wait "$a" "$b"
+    local now; now=$(snapshot "$outputs")
+    if [[ "$now" != "${expected[$command_a]}" && "$now" != "${expected[$command_b]}" ]]; then
+      ((bad++))
+      echo "$name: concurrent round $r left a mix of both runs' outputs:"
+      echo "$now" | sed 's/^/    /' | head -20
+    fi
+  done
+  verdict "$name" "$bad" "$rounds concurrent rounds, each left one run's outputs" "$bad of $rounds concurrent rounds left a mix"
 }
 
 # --- inputs -------------------------------------------------------------------------------------
@@ -101,21 +146,116 @@ printf '%s\n' '{"_id": "a", "title": "A", "text": "aspirin bleeding risk"}' '{"_
 printf '%s\n' '{"_id": "q1", "text": "aspirin"}' '{"_id": "q2", "text": "vitamin"}' > beir/queries.jsonl
 printf 'query-id\tcorpus-id\tscore\nq1\ta\t1\nq2\tc\t1\n' > beir/qrels/test.tsv
 
+# A SciFact release layout small enough to train the claim verifier in a fraction of a second:
+# six cited abstracts (a claim supported, one contradicted and one without evidence per abstract,
+# in train and in dev) and six uncited reviews, the foreign abstracts of sufficiency-bench.
+# scifact_layout FOLDER TOPICS...: one cited abstract per "subject:outcome" topic.
+scifact_layout() {
+  local folder=$1 d=0 split base doc subject outcome
+  shift
+  mkdir -p "$folder"
+  : > "$folder/corpus.jsonl"
+  for topic in "$@"; do
+    subject=${topic%%:*} outcome=${topic#*:} doc=$((d + 10))
+    printf '{"doc_id": %d, "title": "%s and %s", "abstract": ["We studied %s in %d adults.", "%s increased %s in the treated group.", "Follow-up lasted %d years.", "Dropout was low.", "Adverse events were rare."], "structured": false}\n' \
+      "$doc" "$subject" "$outcome" "$subject" $((100 + d)) "$subject" "$outcome" $((d + 2)) >> "$folder/corpus.jsonl"
+    printf '{"doc_id": %d, "title": "Review %d", "abstract": ["Aspirin, statins, vitamin d, coffee, exercise and smoking were reviewed in cohort %d.", "Sleep improved with light therapy.", "Mood was unchanged.", "The sample was small."], "structured": false}\n' \
+      $((d + 20)) "$d" "$d" >> "$folder/corpus.jsonl"
+    ((d++))
+  done
+  for split in train dev; do
+    d=0
+    for topic in "$@"; do
+      subject=${topic%%:*} outcome=${topic#*:} doc=$((d + 10)) base=$((3 * d))
+      [[ $split == dev ]] && base=$((100 + 3 * d))
+      printf '{"id": %d, "claim": "%s increases %s.", "evidence": {"%d": [{"sentences": [1], "label": "SUPPORT"}]}, "cited_doc_ids": [%d]}\n' $((base + 1)) "$subject" "$outcome" "$doc" "$doc"
+      printf '{"id": %d, "claim": "%s does not increase %s.", "evidence": {"%d": [{"sentences": [1], "label": "CONTRADICT"}]}, "cited_doc_ids": [%d]}\n' $((base + 2)) "$subject" "$outcome" "$doc" "$doc"
+      printf '{"id": %d, "claim": "%s changes hair colour.", "evidence": {}, "cited_doc_ids": [%d]}\n' $((base + 3)) "$subject" "$doc"
+      ((d++))
+    done > "$folder/claims_$split.jsonl"
+  done
+}
+scifact_layout original_a "aspirin:bleeding" "statins:cholesterol" "vitamin d:fractures" "coffee:diabetes" "exercise:blood pressure" "smoking:lung function"
+scifact_layout original_b "aspirin:bleeding" "statins:cholesterol" "vitamin d:fractures" "coffee:diabetes" "salt:stroke"
+
+examples=$source_dir/examples
+head -n 2 "$examples/pairs.jsonl" > pairs_b.jsonl
+head -n 2 "$examples/passages.jsonl" > passages_b.jsonl
+head -n 2 "$examples/answers.jsonl" > answers_b.jsonl
+config="--config '$source_dir/configs/scifact.json'"
+"$binary" --quiet verify --pairs "$examples/pairs.jsonl" --original original_a --out verdicts.jsonl --save-model verifier.safetensors \
+  --config "$source_dir/configs/scifact.json" > /dev/null 2>&1 || { echo "setup: training the verifier failed"; ((failed++)); }
+printf '%s\n' '{"id": "a", "text": "Aspirin lowers risk.", "text_pair": "Aspirin raised risk."}' '{"id": "b", "text": "Coffee."}' > texts_a.jsonl
+printf '%s\n' '{"id": "a", "text": "Statins lower cholesterol.", "text_pair": "Statins raised it."}' > texts_b.jsonl
+tiny=$source_dir/data/fixtures/tiny-beir
+cp -r "$tiny" tiny && "$binary" --quiet index --data tiny --method bm25 --out tiny_index --config "$source_dir/configs/scifact.json" > /dev/null 2>&1 \
+  || { echo "setup: indexing the tiny corpus failed"; ((failed++)); }
+printf 'q1 Q0 d1 1 3 x\nq1 Q0 d2 2 2 x\nq2 Q0 d3 1 5 x\nq2 Q0 d1 2 4 x\nq3 Q0 d5 1 2 x\nq6 Q0 d2 1 3 x\nq6 Q0 d4 2 1 x\n' > tiny_a.trec
+printf 'q1 Q0 d2 1 3 y\nq1 Q0 d1 2 2 y\nq2 Q0 d1 1 5 y\nq2 Q0 d3 2 4 y\nq3 Q0 d4 1 2 y\nq6 Q0 d4 1 3 y\nq6 Q0 d2 2 1 y\n' > tiny_b.trec
+printf 'claim_id\tvalue\nq1\t0.5\nq2\t0.9\nq3\t0.1\nq4\t0.3\nq5\t0.7\n' > signal_a.tsv
+printf 'claim_id\tvalue\nq1\t0.9\nq2\t0.1\nq3\t0.5\nq4\t0.7\nq5\t0.3\n' > signal_b.tsv
+
+# --- scenarios: one per writing subcommand ----------------------------------------------------
+
+verify="'$binary' --quiet verify $config --out out/verdicts.jsonl --save-model out/verifier.safetensors"
+run_scenario "verify (--out, --save-model)" "$work/out" "$verify --pairs '$examples/pairs.jsonl' --original original_a" \
+  "$verify --pairs pairs_b.jsonl --original original_b" "$verify --pairs missing.jsonl --original original_a"
+
+predict="'$binary' --quiet predict --checkpoint '$source_dir/tests/fixtures/pretrained/models/bert-classifier' --out out/predictions.jsonl"
+run_scenario "predict (--out)" "$work/out" "$predict --pairs texts_a.jsonl" "$predict --pairs texts_b.jsonl" "$predict --pairs missing.jsonl"
+
+ground="'$binary' --quiet ground $config --data '$examples/abstracts' --model verifier.safetensors --out out/grounded.jsonl"
+run_scenario "ground (--out)" "$work/out" "$ground --answers '$examples/answers.jsonl'" "$ground --answers answers_b.jsonl" \
+  "$ground --answers missing.jsonl"
+
+sufficiency="'$binary' --quiet sufficiency $config --model verifier.safetensors --aggregator '$source_dir/data/fixtures/sufficiency/aggregator.json' --out out/decisions.jsonl"
+run_scenario "sufficiency (--out)" "$work/out" "$sufficiency --examples '$examples/passages.jsonl'" "$sufficiency --examples passages_b.jsonl" \
+  "$sufficiency --examples missing.jsonl"
+
+bench="'$binary' --quiet sufficiency-bench $config --out out/benchmark.jsonl"
+run_scenario "sufficiency-bench (--out)" "$work/out" "$bench --original original_a" "$bench --original original_b" "$bench --original missing"
+
 interrogate="'$binary' --quiet interrogate --pairs pairs.jsonl --probes probes.json --samples 4 --out out/verdicts.jsonl --record out/record.jsonl --claims-out out/claims.jsonl"
 run_scenario "interrogate (--out, --record, --claims-out)" "$work/out" \
   "$interrogate --responder recorded:rec_Yes.jsonl" "$interrogate --responder recorded:rec_No.jsonl" \
   "$interrogate --responder recorded:missing.jsonl"
 
-fuse="'$binary' --quiet fuse --config '$source_dir/configs/scifact.json' --out out/fused.trec --runs run_a1.trec"
+stats="'$binary' --quiet stats --out out/stats"
+run_scenario "stats (two tables in --out)" "$work/out" "$stats --data tiny" "$stats --data beir" "$stats --data missing"
+
+index="'$binary' --quiet index $config --method bm25 --out out/index"
+run_scenario "index (bm25.index, meta.json in --out)" "$work/out" "$index --data tiny" "$index --data beir" "$index --data missing"
+
+retrieve="'$binary' --quiet retrieve $config --index tiny_index --method bm25 --split test --out out/run.trec"
+run_scenario "retrieve (--out)" "$work/out" "$retrieve --data tiny --k 1" "$retrieve --data tiny --k 3" "$retrieve --data missing --k 1"
+
+fuse="'$binary' --quiet fuse $config --out out/fused.trec --runs run_a1.trec"
 run_scenario "fuse (--out)" "$work/out" "$fuse run_a2.trec" "$fuse run_b2.trec" "$fuse missing.trec"
+
+rerank="'$binary' --quiet rerank $config --data tiny --index tiny_index --train --model out/reranker.safetensors --out out/reranked.trec"
+run_scenario "rerank --train (--model, --out)" "$work/out" "$rerank --run tiny_a.trec" "$rerank --run tiny_b.trec" "$rerank --run missing.trec"
+
+evidence="'$binary' --quiet extract-evidence $config --data tiny --rationales pseudo --out out/evidence.jsonl"
+run_scenario "extract-evidence (--out, its meta file)" "$work/out" "$evidence --run tiny_a.trec" "$evidence --run tiny_b.trec" \
+  "$evidence --run missing.trec"
+
+gate="'$binary' --quiet gate $config --data tiny --split test --signal file --thresholds 0.2,0.6 --out out/sweep.tsv --risk-coverage out/risk.tsv"
+run_scenario "gate (--out, --risk-coverage)" "$work/out" "$gate --run tiny_a.trec --signal-file signal_a.tsv" \
+  "$gate --run tiny_b.trec --signal-file signal_b.tsv" "$gate --run tiny_a.trec --signal-file missing.tsv"
 
 evaluate="'$binary' --quiet evaluate --data beir --split test --metrics ndcg@2,recall@2 --out out/ev"
 run_scenario "evaluate (PREFIX.tsv, PREFIX.json)" "$work/out" "$evaluate --run run_a2.trec" "$evaluate --run run_b2.trec" \
   "$evaluate --run missing.trec"
 
-compare="'$binary' --quiet compare-abstention --config '$source_dir/configs/scifact.json' --reference gate --resamples 200 --out out/cmp"
+compare="'$binary' --quiet compare-abstention $config --reference gate --resamples 200 --out out/cmp"
 run_scenario "compare-abstention (four files in --out)" "$work/out" "$compare --test table_a.tsv" "$compare --test table_b.tsv" \
   "$compare --test missing.tsv"
+
+# --- concurrent writers of one output set -------------------------------------------------------
+run_concurrently "evaluate, two runs at once" "$work/out" "$evaluate --run run_a2.trec" "$evaluate --run run_b2.trec"
+run_concurrently "interrogate, two runs at once" "$work/out" "$interrogate --responder recorded:rec_Yes.jsonl" \
+  "$interrogate --responder recorded:rec_No.jsonl"
+run_concurrently "compare-abstention, two runs at once" "$work/out" "$compare --test table_a.tsv" "$compare --test table_b.tsv"
 
 echo "fault injection: $passed passed, $failed failed"
 ((failed == 0))

@@ -24,11 +24,13 @@ inline std::string slurp(const std::filesystem::path& path) {
   return text.str();
 }
 
-/// Runs `claimrag <arguments>` from the source folder; `scratch` holds the captured streams.
-inline Outcome run_claimrag(const std::string& arguments, const std::filesystem::path& scratch) {
+/// Runs `claimrag <arguments>` from `working_directory` (the source folder unless given);
+/// `scratch` holds the captured streams. Every command-line test runs the binary through this.
+inline Outcome run_claimrag(const std::string& arguments, const std::filesystem::path& scratch,
+                            const std::filesystem::path& working_directory = CLAIMRAG_SOURCE_DIR) {
   const auto out = scratch / "stdout.txt";
   const auto err = scratch / "stderr.txt";
-  const std::string command = "cd '" + std::string(CLAIMRAG_SOURCE_DIR) + "' && '" + CLAIMRAG_BINARY + "' " +
+  const std::string command = "cd '" + working_directory.string() + "' && '" + CLAIMRAG_BINARY + "' " +
                               arguments + " > '" + out.string() + "' 2> '" + err.string() + "' < /dev/null";
   const int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};

@@ -168,7 +168,7 @@ TEST(Bm25Streaming, AFailedBuildLeavesAnExistingIndexUntouched) {
   expect_error<DataError>([&] { bm25::write_index_streaming(duplicate, out, tiny_runs()); },
                           duplicate.string() + ":3: duplicate document id \"a\" (first on line 1)");
   const auto empty = folder.write("empty/corpus.jsonl", "\n  \n");
-  expect_error<DataError>([&] { bm25::write_index_streaming(empty, out, tiny_runs()); }, "the corpus has no documents");
+  expect_error<DataError>([&] { bm25::write_index_streaming(empty, out, tiny_runs()); }, "holds no JSON object (an empty input is refused)");
   expect_error<DataError>([&] { bm25::write_index_streaming(folder.path() / "missing.jsonl", out); }, "no such file");
   EXPECT_EQ(io::read_file(out), "the previous index");
   EXPECT_EQ(files_in(out.parent_path()), std::vector<std::string>{"bm25.index"});

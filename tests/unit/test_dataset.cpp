@@ -53,7 +53,7 @@ TEST(BeirCorpus, RefusesMalformedInputNamingFileAndLine) {
   expect_error<DataError>([&] { dataset::load_corpus(folder.write("c6.jsonl", "[1, 2]\n")); },
                           "c6.jsonl:1: expected a JSON object");
   expect_error<DataError>([&] { dataset::load_corpus(folder.write("c7.jsonl", "\n\n")); },
-                          "c7.jsonl: the corpus has no documents");
+                          "c7.jsonl: holds no JSON object (an empty input is refused)");
   expect_error<DataError>([&] { dataset::load_corpus(folder.path() / "absent.jsonl"); }, "absent.jsonl: no such file");
 }
 

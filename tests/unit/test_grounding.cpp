@@ -155,8 +155,15 @@ TEST(AnswersFile, BadInputNamesFileAndLine) {
                           "bad.jsonl:2: context document \"d9\" is not in the corpus");
   expect_error<DataError>(read(good + good), "bad.jsonl:2: duplicate id \"a\" (first on line 1)");
   expect_error<DataError>(read("{\"id\": \"a\", \"answer\": \"caf\xC3\"}\n"), "bad.jsonl:1: malformed JSON");
-  expect_error<DataError>(read("{\"id\": \"a\", \"answer\": \"" + std::string(kMaxAnswerLineBytes, 'x') + "\"}\n"),
-                          "bad.jsonl:1: line of 1048601 bytes is over the 1 MiB limit");
+  expect_error<DataError>(read("{\"id\": \"a\", \"answer\": \"x\", \"id\": \"b\", \"context\": [\"d1\"]}\n"),
+                          "bad.jsonl:1: the key \"id\" appears twice");
+  expect_error<DataError>(read("{\"id\": \"a\", \"answer\": \"x\", \"contexts\": [\"d1\"]}\n"),
+                          "bad.jsonl:1: unknown field \"contexts\" (expected id, answer, context)");
+  expect_error<DataError>(read(good + "{\"id\": \"b\", \"answer\": \"x\", \"context\": [\"d1\", {\"text\": \"T.\"}]}\n"),
+                          "bad.jsonl:2: \"context\"[1]: \"id\" is missing");
+  expect_error<DataError>(read("{\"id\": \"a\", \"answer\": \"x\", \"context\": [{\"id\": \"p\", \"txt\": \"T.\"}]}\n"),
+                          "bad.jsonl:1: \"context\"[0]: unknown field \"txt\" (expected id, title, text)");
+  expect_error<DataError>(read("\n"), "bad.jsonl: holds no JSON object");
   expect_error<DataError>(read("{\"id\": \"a\", \"answer\": \"x\"}\n"), "bad.jsonl:1: no \"context\" and no --run");
   expect_error<DataError>(read("{\"id\": \"a\", \"answer\": \"x\", \"context\": [{\"id\": \"p\", \"text\": \" \"}]}\n"),
                           "bad.jsonl:1: \"context\"[0] \"text\" is empty");

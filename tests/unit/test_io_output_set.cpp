@@ -109,6 +109,33 @@ TEST(OutputTargetRules, AReadOnlyFileIsNotReplaced) {
   EXPECT_EQ(files_in(folder.path()), 1u);
 }
 
+TEST(OutputTargetRules, ARelativeOutputInFoldersThatDoNotExistYetIsWrittenWithItsFolders) {
+  TempFolder folder;
+  const fs::path before = fs::current_path();
+  fs::current_path(folder.path());  // each test runs in its own process (ctest): restored below anyway
+  EXPECT_NO_THROW((void)io::resolve_output("new/run.trec"));
+  EXPECT_NO_THROW((void)io::resolve_output("new/deeper/run.trec"));
+  EXPECT_NO_THROW(io::OutputPlan({.files = {"new/run.trec"}, .folders = {"other/index"}}).commit());
+  io::write_file_atomically("new/deeper/run.trec", "q1 Q0 d1 1 1 x\n");
+  fs::current_path(before);
+  EXPECT_EQ(contents_of(folder.path() / "new/deeper/run.trec"), "q1 Q0 d1 1 1 x\n");
+  folder.write("file", "");
+  expect_error<DataError>([&] { (void)io::resolve_output(folder.path() / "file/run.trec"); }, "is not a folder");
+}
+
+TEST(OutputPlanCommit, AnAbandonedSetRemovesTheFoldersItCreated) {
+  TempFolder folder;
+  folder.write("kept/other.txt", "the user's");
+  {
+    io::AtomicFileSet set;
+    io::write_file_atomically(set.stage(folder.path() / "new/deeper/a.txt"), "a");
+    io::write_file_atomically(set.stage(folder.path() / "kept/b.txt"), "b");
+  }  // not committed: as when the work throws
+  EXPECT_FALSE(fs::exists(folder.path() / "new"));
+  EXPECT_EQ(contents_of(folder.path() / "kept/other.txt"), "the user's");
+  EXPECT_FALSE(fs::exists(folder.path() / "kept/b.txt"));
+}
+
 TEST(OutputTargetRules, ACharacterDeviceIsWrittenThroughNotReplaced) {
   io::write_file_atomically("/dev/null", "discarded\n");
   struct stat status {};

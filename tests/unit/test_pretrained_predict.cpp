@@ -109,11 +109,13 @@ TEST(PretrainedPredict, BadInputLinesAreNamed) {
   };
   EXPECT_NE(message("{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": 3, \"text\": \"y\"}\n").find("bad.jsonl:2: \"id\" is not a string"),
             std::string::npos);
-  EXPECT_NE(message("{\"id\": \"a\"}\n").find("bad.jsonl:1: no \"text\""), std::string::npos);
+  EXPECT_NE(message("{\"id\": \"a\"}\n").find("bad.jsonl:1: \"text\" is missing"), std::string::npos);
   EXPECT_NE(message("{\"id\": \"a\", \"text\": \"x\", \"label\": \"y\"}\n").find("unknown field \"label\""), std::string::npos);
   EXPECT_NE(message("{\"id\": \"a\", \"text\": \"x\"}\n{\"id\": \"a\", \"text\": \"y\"}\n").find("bad.jsonl:2: id \"a\" appears twice"),
             std::string::npos);
-  EXPECT_NE(message("\n").find("no input lines"), std::string::npos);
+  EXPECT_NE(message("\n").find("bad.jsonl: holds no JSON object"), std::string::npos);
+  EXPECT_NE(message("{\"id\": \"a\", \"text\": \"x\", \"text\": \"y\"}\n").find("bad.jsonl:1: the key \"text\" appears twice"),
+            std::string::npos);
   EXPECT_NE(message("{\"id\": \"a\", \"text\": \"x\"\n").find("bad.jsonl:1: malformed JSON"), std::string::npos);
 }
 

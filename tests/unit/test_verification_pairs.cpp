@@ -27,7 +27,7 @@ TEST(VerificationPairs, ReadsPairsInInputOrderWithTheEvidenceSplitIntoSentences)
   const auto path = folder.write("pairs.jsonl",
                                  "{\"id\": \"z\", \"claim\": \"Aspirin lowers risk.\", \"evidence\": \"Aspirin lowers heart risk. It is cheap.\"}\n"
                                  "\n"
-                                 "{\"id\": 7, \"claim\": \"Coffee causes heart disease.\", \"evidence\": \"Coffee is not linked to heart disease.\", \"source\": \"x\"}\n");
+                                 "{\"id\": 7, \"claim\": \"Coffee causes heart disease.\", \"evidence\": \"Coffee is not linked to heart disease.\"}\n");
   const auto inputs = verification::read_verification_pairs(path);
   ASSERT_EQ(inputs.size(), 2u);
   EXPECT_EQ(inputs[0].claim_id, "z");
@@ -61,6 +61,9 @@ TEST(VerificationPairs, EveryBadLineIsADataErrorNamingFileAndLine) {
   expect_bad_line("{\"id\": \"b\", \"claim\": \"c\", \"evidence\": [\"e\"]}", "\"evidence\" is not a string");
   expect_bad_line("{\"id\": true, \"claim\": \"c\", \"evidence\": \"e\"}", "\"id\" is neither a string nor an integer");
   expect_bad_line("{\"id\": \"a\", \"claim\": \"c2\", \"evidence\": \"e2\"}", "duplicate id \"a\" (first on line 1)");
+  // A field the format does not define (a misspelt one would otherwise be dropped without a word).
+  expect_bad_line("{\"id\": \"b\", \"claim\": \"c\", \"evidence\": \"e\", \"source\": \"x\"}",
+                  "unknown field \"source\" (expected id, claim, evidence)");
 }
 
 TEST(VerificationPairs, AMissingFileIsADataErrorNamingIt) {

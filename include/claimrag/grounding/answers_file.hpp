@@ -10,10 +10,12 @@
 // (matched by answer id); an answer the run does not rank has an empty context ("I don't know",
 // reason "no retrieved passage"). An empty `context` array gives reason "empty context".
 //
-// Errors name the file and line (DataError): a line over 1 MiB (kMaxAnswerLineBytes), invalid
-// UTF-8 or JSON, a missing or mistyped field, a repeated id, a context document id the corpus
-// lacks (or any document id without --data), a blank inline passage, and a line without
-// `context` when no run is given. Nothing is dropped silently.
+// The file is read by dataset::for_each_json_object, with the rules of every JSON Lines input
+// (docs/inputs.md). Errors name the file and line (DataError): invalid UTF-8 or JSON, a field other
+// than those above (in a line or an inline passage), a missing or mistyped field (an inline
+// passage's named by its place in `context`), a repeated id, a context document id the corpus lacks
+// (or any document id without --data), a blank inline passage, and a line without `context` when
+// no run is given. Nothing is dropped silently.
 //
 // Passage sentences (ContextPassages): a SciFact document's from the release layout when given
 // (SciFact's sentence indices), every other document's and every inline passage's by
@@ -32,8 +34,6 @@
 #include "claimrag/run/run.hpp"
 
 namespace claimrag::grounding {
-
-inline constexpr std::size_t kMaxAnswerLineBytes = std::size_t{1} << 20;
 
 /// Free text as passage sentences: the texts of segment_claims.
 std::vector<std::string> passage_sentences(std::string_view text);

@@ -25,7 +25,8 @@ namespace claimrag::io {
 class AtomicFileSet {
  public:
   AtomicFileSet();
-  /// Removes the temporaries of a set that was not committed.
+  /// Removes the temporaries of a set that was not committed, and the folders stage() created
+  /// for it that are still empty: a failed run leaves no trace.
   ~AtomicFileSet();
   AtomicFileSet(const AtomicFileSet&) = delete;
   AtomicFileSet& operator=(const AtomicFileSet&) = delete;
@@ -49,6 +50,7 @@ class AtomicFileSet {
     bool write_through = false;  ///< a device or FIFO: written in place, nothing to rename
   };
   std::vector<Entry> entries_;
+  std::vector<std::filesystem::path> created_folders_;  ///< by stage(), deepest first
   unsigned long number_ = 0;  ///< names this set's journals apart from the process's other sets
   bool committed_ = false;
 };

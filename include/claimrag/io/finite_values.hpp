@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace claimrag::io {
 
@@ -21,6 +22,11 @@ std::size_t first_non_finite(const T* values, std::size_t count) {
 /// Throws DataError "file: tensor 'name' holds <value> at index i" for a NaN or infinity.
 void require_finite_weights(const float* values, std::size_t count, const std::string& file, const std::string& name);
 void require_finite_weights(const double* values, std::size_t count, const std::string& file, const std::string& name);
+
+/// Reads `text` (all of it) as a finite double into `value`. Returns "" when it is one, else why
+/// not: "is out of range" for a number too large or too small in magnitude for a double (1e400,
+/// 1e-400), "is not a finite number" for anything else (text, "nan", "inf", "").
+[[nodiscard]] std::string number_problem(std::string_view text, double& value);
 
 /// Throws InternalError naming `what` when `value` is NaN or infinite: a score about to be
 /// written that no computation should have produced.

@@ -51,6 +51,11 @@ void write_safetensors(const std::filesystem::path& path, const std::vector<Tens
 /// Throws DataError naming the file on any violation.
 SafetensorsContent read_safetensors(const std::filesystem::path& path);
 
+/// The "__metadata__" of a safetensors file (its checksum checked), without reading its tensors:
+/// what a loader looks at first, to name a file of another kind as such before its tensors (of
+/// another dtype, say) are judged.
+SafetensorsMetadata read_safetensors_metadata(const std::filesystem::path& path);
+
 /// Writes every parameter of `registry` (value only, registration order) with `metadata`.
 void save_registry(const std::filesystem::path& path, const ParameterRegistry<float>& registry,
                    const SafetensorsMetadata& metadata);

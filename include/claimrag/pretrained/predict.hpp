@@ -40,7 +40,8 @@ struct PredictSummary {
 
 /// Reads the JSON Lines of `path`. Blank lines are skipped. DataError "file:line: reason" for
 /// malformed JSON, a missing or non-string "id" or "text", a non-string "text_pair", another
-/// field, or an id seen before; also for a file with no input at all.
+/// field, a key repeated in one object, or an id seen before; also for a file with no input at all
+/// (dataset::for_each_json_object's rules).
 std::vector<PairInput> read_pair_inputs(const std::filesystem::path& path);
 
 /// The output lines for `inputs`, tokenised by `tokenizer` to at most `max_length` tokens (0: the

@@ -7,6 +7,7 @@
 #include "claimrag/bm25/streaming_build.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/meta.hpp"
+#include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/io/checksum.hpp"
 
 namespace claimrag::experiment {
@@ -26,9 +27,12 @@ void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem:
                 const ExperimentConfig& config) {
   const auto corpus_path = beir_folder / "corpus.jsonl";
   const auto index_path = out_folder / kBm25IndexFile;
+  // The index and the meta file that describes it are replaced together or not at all.
+  io::AtomicFileSet files;
+  const auto staged_index = files.stage(index_path);
   // Streamed: neither the corpus nor its postings are ever held whole in memory.
-  bm25::write_index_streaming(corpus_path, index_path);
-  const auto index = bm25::load_index(index_path);
+  bm25::write_index_streaming(corpus_path, staged_index);
+  const auto index = bm25::load_index(staged_index);
   const std::string& checksum = index.corpus_checksum();
   write_meta(out_folder, config,
              {{"stage", "index"},
@@ -36,7 +40,9 @@ void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem:
               {"corpus", {{"file", corpus_path.string()}, {"checksum", checksum}}},
               {"documents", index.document_count()},
               {"terms", index.term_count()},
-              {"average_document_length", index.average_document_length()}});
+              {"average_document_length", index.average_document_length()}},
+             &files);
+  files.commit();
   spdlog::info("BM25 index: {} documents, {} terms, {} postings -> {}", index.document_count(),
                index.term_count(), index.posting_count(), index_path.string());
 }

@@ -50,20 +50,22 @@ void index_dense(const std::filesystem::path& beir_folder, const std::filesystem
   const auto trained = dense::fit(static_cast<std::int32_t>(vocabulary.size()), vocabulary.encode_all(query_texts), documents,
                                   pairs, config.dense);
   const nn::SafetensorsMetadata extra{{"corpus_checksum", corpus.checksum}};
-  // The model and the corpus it encoded are only meaningful together: replaced together or not at all.
+  // The model, the corpus it encoded and the meta file that describes them are only meaningful
+  // together: replaced together or not at all.
   io::AtomicFileSet files;
   dense::save_model(files.stage(out_folder / kDenseModelFile), trained.model, vocabulary, extra);
   const auto matrix = trained.model.encode(documents, dense::Tower::document);
   dense::save_document_matrix(files.stage(out_folder / kDenseDocumentsFile), matrix,
                               dense::model_fingerprint(trained.model, vocabulary), extra);
-  files.commit();
   write_meta(out_folder, config,
              {{"stage", "index"},
               {"method", "dense"},
               {"corpus", {{"file", (beir_folder / "corpus.jsonl").string()}, {"checksum", corpus.checksum}}},
               {"training_pairs", pairs.size()},
               {"vocabulary_size", vocabulary.size()},
-              {"epoch_losses", trained.epoch_losses}});
+              {"epoch_losses", trained.epoch_losses}},
+             &files);
+  files.commit();
   spdlog::info("dense model: {} tokens, {} pairs, final loss {:.4f} -> {}", vocabulary.size(), pairs.size(),
                trained.epoch_losses.empty() ? 0.0 : trained.epoch_losses.back(), out_folder.string());
 }
