@@ -27,8 +27,12 @@ ClaimJudgement judge_claim(const verification::VerificationInput& input, const v
                            const GroundingThresholds& thresholds) {
   if (verdict.documents.size() != input.documents.size()) throw InternalError("judge_claim: one verdict per passage");
   ClaimJudgement judgement;
+  // A passage the verifier calls NOT_ENOUGH_INFO supports nothing when the verdict gates support.
+  const auto supports = [&](const verification::DocumentVerdict& document) {
+    return !thresholds.verdict_gates_support || document.label != Label::not_enough_info;
+  };
   for (const auto& document : verdict.documents) {
-    judgement.support = std::max(judgement.support, document.probabilities[static_cast<int>(Label::support)]);
+    if (supports(document)) judgement.support = std::max(judgement.support, document.probabilities[static_cast<int>(Label::support)]);
     judgement.conflict = std::max(judgement.conflict, document.probabilities[static_cast<int>(Label::contradict)]);
   }
   judgement.label = label_of(judgement.support, judgement.conflict, thresholds);
@@ -42,6 +46,7 @@ ClaimJudgement judge_claim(const verification::VerificationInput& input, const v
   const double threshold = judgement.label == ClaimLabel::supported ? thresholds.support : thresholds.conflict;
   std::vector<std::size_t> order;
   for (std::size_t d = 0; d < verdict.documents.size(); ++d) {
+    if (cited == Label::support && !supports(verdict.documents[d])) continue;
     if (verdict.documents[d].probabilities[static_cast<int>(cited)] >= threshold) order.push_back(d);
   }
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {

@@ -121,7 +121,11 @@ std::size_t choose_candidate(std::span<const std::map<std::string, double>> cand
     return reaches_recall(m) && m.at("conflict_rate") <= targets.max_conflict_rate &&
            (!m.contains("unrelated_kept_rate") || m.at("unrelated_kept_rate") <= targets.max_unrelated_kept);
   };
+  const auto keeps_few_unrelated = [&](const auto& m) {
+    return reaches_recall(m) && (!m.contains("unrelated_kept_rate") || m.at("unrelated_kept_rate") <= targets.max_unrelated_kept);
+  };
   if (const std::size_t best = pick(meets_both, recall); best < candidates.size()) return best;
+  if (const std::size_t best = pick(keeps_few_unrelated, low_conflict); best < candidates.size()) return best;
   if (const std::size_t best = pick(reaches_recall, low_conflict); best < candidates.size()) return best;
   return pick([](const auto&) { return true; }, recall);
 }

@@ -43,10 +43,11 @@ fs::path existing_folder_above(const fs::path& folder, const fs::path& shown) {
       if (!S_ISDIR(status.st_mode)) throw DataError(shown.string(), "cannot create folder: " + current.string() + " is not a folder");
       return current;
     }
-    if (errno != ENOENT || !current.has_parent_path() || current.parent_path() == current) {
+    if (errno != ENOENT || current == "." || current.parent_path() == current) {
       throw DataError(shown.string(), "cannot reach folder " + current.string() + ": " + system_reason(errno));
     }
-    current = current.parent_path();
+    // A relative path's search ends at the working folder ("runs" has no parent path, but ".").
+    current = current.has_parent_path() ? current.parent_path() : fs::path(".");
   }
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <exception>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 
 #include "claimrag/error.hpp"
@@ -77,8 +78,52 @@ DocumentVerdict decide(const EvidenceDocument& document, const std::vector<doubl
   return verdict;
 }
 
+namespace {
+
+/// For every sentence, the index of the first sentence with the same text.
+std::vector<std::size_t> first_occurrences(const std::vector<std::string>& sentences) {
+  std::unordered_map<std::string_view, std::size_t> seen;
+  std::vector<std::size_t> first(sentences.size());
+  for (std::size_t s = 0; s < sentences.size(); ++s) first[s] = seen.emplace(sentences[s], s).first->second;
+  return first;
+}
+
+}  // namespace
+
 DocumentVerdict FeatureVerifier::judge(const std::string& claim_text, const ClaimText& claim,
                                        const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const {
+  // A sentence repeated word for word says no more than it said once; read twice it would shift
+  // the document-level features (size, positions, the top sentences' mean) and with them the
+  // verdict. So the features read each distinct sentence once, and every copy takes the score of
+  // its first occurrence.
+  const std::vector<std::size_t> first = first_occurrences(document.sentences);
+  std::vector<std::size_t> distinct;  // indices of first occurrences, in order
+  for (std::size_t s = 0; s < first.size(); ++s) {
+    if (first[s] == s) distinct.push_back(s);
+  }
+  if (distinct.size() == document.sentences.size()) return judge_distinct(claim_text, claim, document, std::move(sentences));
+
+  EvidenceDocument once{document.doc_id, document.title, {}, document.retrieval_rank, document.retrieval_score};
+  auto texts = std::make_shared<SentenceTexts>();
+  std::vector<std::size_t> position(document.sentences.size());  // a first occurrence's index in `once`
+  for (std::size_t k = 0; k < distinct.size(); ++k) {
+    const std::size_t s = distinct[k];
+    once.sentences.push_back(document.sentences[s]);
+    texts->vectors.push_back(sentences->vectors[s]);
+    texts->tokens.push_back(sentences->tokens[s]);
+    position[s] = k;
+  }
+  DocumentVerdict verdict = judge_distinct(claim_text, claim, once, std::move(texts));
+  std::vector<SentenceScore> scores;
+  scores.reserve(document.sentences.size());
+  for (std::size_t s = 0; s < document.sentences.size(); ++s) scores.push_back({s, verdict.sentence_scores[position[first[s]]].score});
+  verdict.sentence_scores = std::move(scores);
+  for (std::size_t& r : verdict.rationale) r = distinct[r];
+  return verdict;
+}
+
+DocumentVerdict FeatureVerifier::judge_distinct(const std::string& claim_text, const ClaimText& claim,
+                                                const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const {
   const DocumentText text = relate(claim, std::move(sentences));
   const std::vector<double> p = fitted_.selector.probabilities(sentence_features(claim, text));
   std::vector<std::size_t> rationale = select_rationale(p, fitted_.tau, fitted_.options.max_rationale);

@@ -63,8 +63,13 @@ class FeatureVerifier final : public ClaimVerifier {
   [[nodiscard]] const FittedVerifier& fitted() const { return fitted_; }
 
  private:
+  /// One document, each distinct sentence read once (judge_distinct), copies scored as their
+  /// first occurrence.
   [[nodiscard]] DocumentVerdict judge(const std::string& claim_text, const ClaimText& claim,
                                       const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const;
+  /// One document whose sentences the features read as they are.
+  [[nodiscard]] DocumentVerdict judge_distinct(const std::string& claim_text, const ClaimText& claim,
+                                               const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const;
   FittedVerifier fitted_;
 };
 

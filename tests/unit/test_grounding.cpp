@@ -51,6 +51,30 @@ TEST(GroundingRule, CitesEveryPassageAtTheThresholdMostProbableFirst) {
   EXPECT_DOUBLE_EQ(judge_claim(input, verdict, {0.95, 0.5}).confidence, 0.1);
 }
 
+TEST(GroundingRule, AVerdictOfNotEnoughInfoGivesNoSupportWhenTheVerdictGates) {
+  // d1: P(SUPPORT) 0.45 but the verifier's verdict is NEI (P(NEI) 0.5 ≥ its θ); d2: SUPPORT 0.3.
+  verification::VerificationInput input{"c", "aspirin lowers risk", {{"d1", "", {"Aspirin is a drug."}, 0, 0}, {"d2", "", {"Aspirin lowers risk."}, 0, 0}}};
+  verification::ClaimVerdict verdict{"c", {}, {}};
+  verdict.documents.push_back({"d1", Label::not_enough_info, {0.45, 0.05, 0.5}, {0}, {{0, 0.4}}, 0, 0.5});
+  verdict.documents.push_back({"d2", Label::support, {0.3, 0.2, 0.5}, {0}, {{0, 0.9}}, 0, 0.6});
+  // Ungated (the seed's rule): s = 0.45 from d1, both passages cited at τ_s 0.25.
+  const auto ungated = judge_claim(input, verdict, {0.25, 0.5});
+  EXPECT_DOUBLE_EQ(ungated.support, 0.45);
+  EXPECT_EQ(ungated.citations.size(), 2u);
+  // Gated: d1 supports nothing; s = 0.3 from d2, the only citation.
+  const auto gated = judge_claim(input, verdict, {0.25, 0.5, true});
+  EXPECT_EQ(gated.label, ClaimLabel::supported);
+  EXPECT_DOUBLE_EQ(gated.support, 0.3);
+  ASSERT_EQ(gated.citations.size(), 1u);
+  EXPECT_EQ(gated.citations[0].doc_id, "d2");
+  // Gated at τ_s 0.35: d2 is below it, d1 does not count: irrelevant, where the seed's rule keeps it.
+  EXPECT_EQ(judge_claim(input, verdict, {0.35, 0.5, true}).label, ClaimLabel::irrelevant);
+  EXPECT_EQ(judge_claim(input, verdict, {0.35, 0.5}).label, ClaimLabel::supported);
+  // Conflict is never gated: an NEI verdict with P(CONTRADICT) ≥ τ_c still drops the claim.
+  verdict.documents[0].probabilities = {0.05, 0.4, 0.55};
+  EXPECT_EQ(judge_claim(input, verdict, {0.5, 0.35, true}).label, ClaimLabel::conflicting);
+}
+
 AnswerToGround answer(std::string id, std::string text, std::vector<std::string> passages) {
   AnswerToGround item{std::move(id), std::move(text), {}, {}, {}};
   for (std::size_t p = 0; p < passages.size(); ++p) item.context.push_back({"p" + std::to_string(p), "", {passages[p]}, 0, 0});
@@ -208,6 +232,16 @@ TEST(GroundingMetrics, ChoiceMeetsBothTargetsElseLowestConflictAtTheRecall) {
   EXPECT_EQ(choose_candidate(recall_only, {0.02, 0.6}), 1u);
   const std::vector<M> neither{m(0.4, 0.1, 0.5), m(0.5, 0.2, 0.6)};
   EXPECT_EQ(choose_candidate(neither, {0.02, 0.6}), 1u);
+  // With unrelated claims: none meets every target; at the recall, the fewest unrelated kept
+  // decides before the conflict rate (candidate 1: conflict 0.08 but 0.05 unrelated kept).
+  const auto u = [&](double recall, double conflict, double unrelated) {
+    auto scores = m(recall, conflict, 0.5);
+    scores["unrelated_kept_rate"] = unrelated;
+    return scores;
+  };
+  const std::vector<M> unrelated{u(0.9, 0.05, 0.8), u(0.7, 0.08, 0.05), u(0.65, 0.1, 0.02), u(0.3, 0.0, 0.0)};
+  EXPECT_EQ(choose_candidate(unrelated, {0.02, 0.6, 0.1}), 1u);
+  EXPECT_EQ(choose_candidate(unrelated, {0.02, 0.6, 1.0}), 0u);  // no bound on unrelated claims: lowest conflict
   const auto settings = choose_settings(scored_fixture(), std::vector<double>{0.5, 0.95}, {0.02, 0.5});
   EXPECT_DOUBLE_EQ(settings.thresholds.support, 0.5);
 }

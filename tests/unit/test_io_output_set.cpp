@@ -78,6 +78,25 @@ TEST(OutputPlanConflicts, DistinctFilesAndSharedDevicesAreAccepted) {
   plan.commit();
 }
 
+TEST(OutputTargetRules, ARelativePathUnderFoldersYetToBeMadeIsAccepted) {
+  // `reproduce --out runs/scifact` in a fresh clone: neither runs/ nor runs/scifact exists yet,
+  // and the path is relative, so the search for an existing folder must end at the working one.
+  TempFolder folder;
+  const fs::path before = fs::current_path();
+  fs::current_path(folder.path());
+  std::string error;
+  try {
+    EXPECT_EQ(io::resolve_output("runs/scifact/results.json").path, fs::path("runs/scifact/results.json"));
+    EXPECT_EQ(io::resolve_output("results.json").path, fs::path("results.json"));
+    io::check_output_folder("runs/scifact");
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  fs::current_path(before);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(files_in(folder.path()), 0u);  // nothing created by the checks
+}
+
 TEST(OutputTargetRules, AReadOnlyFileIsNotReplaced) {
   TempFolder folder;
   const auto kept = folder.write("kept.jsonl", "the user's\n");

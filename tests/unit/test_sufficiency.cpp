@@ -198,7 +198,7 @@ TEST(SufficiencyCommand, ScoresFileRefusesNaNAndMismatchedPairs) {
   io::write_file_atomically(examples,
                             "{\"id\": \"x\", \"claim\": \"aspirin lowers risk\", \"evidence\": [\"aspirin lowers risk\", \"aspirin lowers risk\"]}\n"
                             "{\"id\": 7, \"claim\": \"...\", \"evidence\": []}\n");
-  SufficiencyCommand command{examples, "", scratch("scores.jsonl"), aggregator, scratch("out.jsonl")};
+  SufficiencyCommand command{.examples = examples, .model = {}, .open_verifier = {}, .scores = scratch("scores.jsonl"), .aggregator = aggregator, .out = scratch("out.jsonl")};
   io::write_file_atomically(command.scores, "{\"id\": \"x\", \"pairs\": [[0.7, 0.2, 0.1], [0.7, 0.2, 0.1]]}\n{\"id\": \"7\", \"pairs\": []}\n");
   run_sufficiency(command);
   const std::string out = io::read_file(command.out);
@@ -365,7 +365,7 @@ TEST(SufficiencyCommand, ScoresFileRefusesUnknownIdsAndConflictingDuplicatePassa
   const auto examples = scratch("strict_examples.jsonl");
   io::write_file_atomically(examples,
                             "{\"id\": \"x\", \"claim\": \"aspirin lowers risk\", \"evidence\": [\"aspirin lowers risk\", \" aspirin lowers risk\"]}\n");
-  SufficiencyCommand command{examples, "", scratch("strict_scores.jsonl"), aggregator, scratch("strict_out.jsonl")};
+  SufficiencyCommand command{.examples = examples, .model = {}, .open_verifier = {}, .scores = scratch("strict_scores.jsonl"), .aggregator = aggregator, .out = scratch("strict_out.jsonl")};
   // Line 2 scores an example that does not exist: a scores file of other examples.
   io::write_file_atomically(command.scores, "{\"id\": \"x\", \"pairs\": [[0.7, 0.2, 0.1], [0.7, 0.2, 0.1]]}\n"
                                             "{\"id\": \"y\", \"pairs\": [[0.7, 0.2, 0.1]]}\n");

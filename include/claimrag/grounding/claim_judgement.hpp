@@ -8,9 +8,13 @@
 //   conflicting  when c ≥ τ_c and c ≥ s   (some passage refutes it and none supports it more strongly),
 //   supported    when s ≥ τ_s and s > c   (some passage supports it more strongly than any refutes it),
 //   irrelevant   otherwise                (the context does not settle it).
-// Its confidence is s, c, or 1 − max(s, c) respectively. The passage-level labels (the verifier's
-// own NEI threshold) are not used: only the probabilities, so that τ_s and τ_c alone trade
-// precision for recall. The τ's are chosen on train (experiment/systems/grounding_stage.hpp); `ground`
+// Its confidence is s, c, or 1 − max(s, c) respectively. In the seed system's rule (the
+// reproduction's tables) the passage-level labels are not used: only the probabilities, so that
+// τ_s and τ_c alone trade precision for recall. With `verdict_gates_support` (what `ground` does on
+// users' text) a passage the verifier itself labels NOT_ENOUGH_INFO supports nothing: s is then
+// the maximum over the other passages only, so that a passage on another subject, however many
+// words it shares with the claim, cannot keep it. c is never gated: dropping a claim is the safe
+// side. The τ's are chosen on train (experiment/systems/grounding_stage.hpp); `ground`
 // reads them from the configuration's "grounding" section.
 //
 // Citations: for a supported claim every passage with P(SUPPORT) ≥ τ_s, for a conflicting one
@@ -31,10 +35,12 @@ enum class ClaimLabel : int { supported = 0, conflicting = 1, irrelevant = 2 };
 /// "supported", "conflicting", "irrelevant".
 std::string_view claim_label_name(ClaimLabel label);
 
-/// τ_s and τ_c of the rule above, each in [0, 1].
+/// τ_s and τ_c of the rule above, each in [0, 1], and whether the verifier's NOT_ENOUGH_INFO
+/// verdict on a passage keeps that passage out of s.
 struct GroundingThresholds {
   double support = 0.5;
   double conflict = 0.5;
+  bool verdict_gates_support = false;
 };
 
 /// One cited sentence of a context passage.

@@ -73,9 +73,11 @@ struct ChoiceTargets {
 
 /// The choice rule, first that applies (ties: larger support_rate, then the earlier candidate):
 ///  1. among candidates meeting every target, the largest recall;
-///  2. else among those reaching min_recall, the smallest conflict_rate;
-///  3. else the largest recall.
-/// Keeping nothing (conflict rate 0, recall 0) can only win by rule 3 when nothing keeps a claim.
+///  2. else among those reaching min_recall and keeping at most max_unrelated_kept, the smallest
+///     conflict_rate;
+///  3. else among those reaching min_recall, the smallest conflict_rate;
+///  4. else the largest recall.
+/// Keeping nothing (conflict rate 0, recall 0) can only win by rule 4 when nothing keeps a claim.
 std::size_t choose_candidate(std::span<const std::map<std::string, double>> candidates, const ChoiceTargets& targets);
 
 /// Grounding's τ_s × τ_c over `grid` (τ_s outer), and refusal_mean's τ_m over `grid`, each

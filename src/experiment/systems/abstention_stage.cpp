@@ -10,6 +10,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 #include "claimrag/gate/signals.hpp"
+#include "claimrag/grounding/claim_judgement.hpp"
 #include "claimrag/interrogation/builtin_responder.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/json_output.hpp"
@@ -68,15 +69,25 @@ std::vector<double> combined_column(const fs::path& file, const std::vector<Labe
   return column;
 }
 
+/// The seed system's τ_s and τ_c as the grounding stage chose them on train (the configuration's
+/// grounding.support_threshold and conflict_threshold are `ground`'s defaults on users' text).
+grounding::GroundingThresholds chosen_grounding_thresholds(const Results& results) {
+  const auto section = results.find("grounding_choice");
+  if (section == results.end() || !section->second.contains("support_threshold") || !section->second.contains("conflict_threshold")) {
+    throw UsageError("the abstention stage needs the grounding stage's thresholds (run it first)");
+  }
+  return {section->second.at("support_threshold"), section->second.at("conflict_threshold")};
+}
+
 std::vector<double> grounding_column(const std::vector<VerificationInput>& inputs, const std::vector<ClaimVerdict>& judged,
-                                     const std::vector<abstention::ClaimAnswer>& answers, const GroundingConfig& config) {
+                                     const std::vector<abstention::ClaimAnswer>& answers, const grounding::GroundingThresholds& thresholds) {
   std::vector<double> values;
   for (std::size_t c = 0; c < inputs.size(); ++c) {
     if (!answers[c].answered) {
       values.push_back(0.0);
       continue;
     }
-    const auto judgement = grounding::judge_claim(inputs[c], judged[c], {config.support_threshold, config.conflict_threshold});
+    const auto judgement = grounding::judge_claim(inputs[c], judged[c], thresholds);
     values.push_back(abstention::grounding_confidence(judgement, answers[c].verdict));
   }
   return values;
@@ -167,7 +178,7 @@ abstention::ClaimsTable claims_table(StageContext& context, const std::vector<da
   table.confidence = {bm25_column(items),
                       combined_column(combined_file, items),
                       verifier,
-                      grounding_column(given, judged, answers, context.config.grounding),
+                      grounding_column(given, judged, answers, chosen_grounding_thresholds(context.results)),
                       ciber_column(given, answers, judges.judge, alpha, context.config),
                       sure_column(given, answers, judges.judge, sure),
                       verifier_citation};

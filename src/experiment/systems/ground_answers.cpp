@@ -26,7 +26,8 @@ GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& c
   if (request.k == 0) throw UsageError("--k must be >= 1");
   const grounding::GroundingThresholds thresholds{
       threshold(request.support_threshold, config.grounding.support_threshold, "--support-threshold"),
-      threshold(request.conflict_threshold, config.grounding.conflict_threshold, "--conflict-threshold")};
+      threshold(request.conflict_threshold, config.grounding.conflict_threshold, "--conflict-threshold"),
+      /*verdict_gates_support=*/true};
 
   dataset::Corpus corpus;
   std::optional<grounding::ContextPassages> passages;

@@ -91,10 +91,11 @@ std::vector<PrCurve> curves(const std::string& split, const std::vector<ScoredAn
 void free_text_grounding(const ExperimentConfig& config, SciFactVerifiers& data, Results& results) {
   const auto& g = config.grounding;
   const Benchmark train = build(config, data, data.train_claims(), "train-free-text", g.unrelated_per_answer);
+  // `ground`'s rule: the verifier's NOT_ENOUGH_INFO verdict on a passage keeps it out of s.
   const auto train_scored = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), to_ground(train, data.index()),
-                                                                    {g.support_threshold, g.conflict_threshold}));
-  const auto chosen =
-      grounding::choose_settings(train_scored, g.threshold_grid, {g.max_conflict_rate, g.min_recall, g.max_unrelated_kept});
+                                                                    {g.support_threshold, g.conflict_threshold, true}));
+  auto chosen = grounding::choose_settings(train_scored, g.threshold_grid, {g.max_conflict_rate, g.min_recall, g.max_unrelated_kept});
+  chosen.thresholds.verdict_gates_support = true;
   const auto train_metrics = grounding::evaluate_method(Method::grounding, train_scored, chosen);
   std::map<std::string, double> choice{{"support_threshold", chosen.thresholds.support},
                                        {"conflict_threshold", chosen.thresholds.conflict},

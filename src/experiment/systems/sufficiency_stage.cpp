@@ -121,6 +121,22 @@ void run_sufficiency_stage(const ExperimentConfig& config, SciFactVerifiers& dat
     report_rows.push_back(copy);
     results["sufficiency_" + copy.name] = method_numbers(copy);
   }
+  // What `sufficiency` on users' text reads: the pairs scored by the free-text verifier (the
+  // default of the command line), cross-fitted on the train side as above, so the aggregator
+  // learns that verifier's probabilities, not the oracle one's.
+  auto free_text_scored = sufficiency::score_examples(data.cross_fitted_free_text(), train_side);
+  const auto free_text_test = sufficiency::score_examples(data.free_text(), test_side);
+  free_text_scored.insert(free_text_scored.end(), free_text_test.begin(), free_text_test.end());
+  const auto free_text = sufficiency::evaluate_sufficiency(examples, free_text_scored, options.evaluation);
+  sufficiency::save_sure(free_text.sure, work / "models" / "sufficiency_aggregator_free_text.json");
+  for (const auto& method : free_text.methods) {
+    if (method.kind == "shortcut") continue;  // unchanged: shortcuts read no pair score
+    auto copy = method;
+    copy.name = "free_text_" + method.name;
+    copy.kind = "free_text";
+    report_rows.push_back(copy);
+    results["sufficiency_" + copy.name] = method_numbers(copy);
+  }
   write_method_table(report.methods, report_rows, work / "tables" / "sufficiency.tsv");
   spdlog::info("sufficiency: SURE macro-F1 {:.4f}, best shortcut {} (artifact ratio {:.4f}), counterfactual success {:.4f}",
                results["sufficiency_sure_calibrated"]["macro_f1"], report.best_shortcut, report.artifact_ratio,
