@@ -58,7 +58,7 @@ void add_sufficiency_command(CLI::App& root) {
                       "The pair verifier (a file of claimrag verify --save-model); default: the built-in free-text verifier");
   add_verifier_option(*command, flags->verifier);
   command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
-  command->add_option("--aggregator", options.aggregator, "SURE's aggregator (models/sufficiency_aggregator.json of a reproduction)")
+  command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier")
       ->required();
   command->add_option("--out", options.out, "JSON Lines: label, probabilities, score, decision and features per example")->required();
   add_config_option(*command, flags->config);

@@ -84,14 +84,11 @@ TEST_F(CliBuiltinVerifier, GroundTrainsOnceCachesAndReusesTheSameModel) {
 TEST_F(CliBuiltinVerifier, AModelOfTheOpenSettingIsRefusedNamingTheFreeTextOne) {
   TempFolder folder;
   const auto open = folder.path() / "open.safetensors";
-  // verify --run trains the open setting (BM25 top k of SciFact's train claims).
-  std::ofstream(folder.path() / "run.trec") << "q1 Q0 d1 1 3.0 bm25\n";
-  ASSERT_EQ(run_claimrag("--quiet verify --data " + kTiny + " --split test --run " + (folder.path() / "run.trec").string() +
-                             " --out " + (folder.path() / "predictions.jsonl").string() + " --original data/scifact/original --k 3 --save-model " +
-                             open.string(),
-                         folder.path())
-                .exit_code,
-            0);
+  // verify --claim trains the open setting (BM25's top k of SciFact's train claims) and saves it.
+  const auto trained = run_claimrag("--quiet verify --data data/scifact/beir --claim 'Aspirin lowers risk.' --original "
+                                    "data/scifact/original --save-model " + open.string(),
+                                    folder.path());
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
   for (const std::string& command : {"ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
                                         (folder.path() / "g.jsonl").string(),
                                     "verify --pairs " + kFixture + "/pairs.jsonl --out " + (folder.path() / "p.jsonl").string()}) {
@@ -116,9 +113,13 @@ TEST_F(CliBuiltinVerifier, OtherVerifierKindsAreNotAvailableInThisBuild) {
 
 TEST_F(CliBuiltinVerifier, WithoutSciFactOrAModelTheErrorSaysHowToGetOne) {
   TempFolder folder;
+  // A configuration whose SciFact release layout is not there (and a cache of nothing).
+  const auto config = folder.write("config.json", R"({"data": {"original": "nowhere"}})");
+  ::setenv("XDG_CACHE_HOME", (folder.path() / "empty-cache").c_str(), 1);
   const auto refused = run_claimrag("ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
-                                        (folder.path() / "g.jsonl").string() + " --original " + (folder.path() / "nowhere").string(),
+                                        (folder.path() / "g.jsonl").string() + " --config " + config.string(),
                                     folder.path());
+  ::setenv("XDG_CACHE_HOME", (folder_ / "cache").c_str(), 1);
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find("scripts/get-data.sh"), std::string::npos) << refused.err;
   EXPECT_NE(refused.err.find("--model"), std::string::npos) << refused.err;

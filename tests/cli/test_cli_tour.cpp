@@ -113,7 +113,7 @@ class CliTour : public ::testing::Test {
   /// The tour's text with the reproduction's files and tour/ replaced by this suite's.
   static std::string localised(std::string text, const std::filesystem::path& out) {
     text = replace_all(text, "runs/scifact/models/verifier_open.safetensors", (folder_ / "open.safetensors").string());
-    text = replace_all(text, "runs/scifact/models/sufficiency_aggregator_free_text.json", "data/fixtures/sufficiency/aggregator.json");
+    text = replace_all(text, "runs/scifact/models/sufficiency_aggregator_free_text.json", "data/fixtures/sufficiency/aggregator_free_text.json");
     return replace_all(text, "tour/", out.string() + "/");
   }
 

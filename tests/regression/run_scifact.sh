@@ -20,6 +20,9 @@ diff -u tests/regression/table1.expected.tsv "$work/first/tables/table1.tsv"
 echo "OK   table1.tsv equals tests/regression/table1.expected.tsv"
 diff -u tests/regression/grounding.expected.tsv "$work/first/tables/grounding.tsv"
 echo "OK   grounding.tsv (the seed's Table 1 shape, its numbers beside ours) equals tests/regression/grounding.expected.tsv"
+# The README's tour reads this copy of the free-text aggregator (its test cannot run a reproduction).
+cmp data/fixtures/sufficiency/aggregator_free_text.json "$work/first/models/sufficiency_aggregator_free_text.json"
+echo "OK   models/sufficiency_aggregator_free_text.json equals data/fixtures/sufficiency/aggregator_free_text.json"
 
 # Determinism: the same command again, on one thread where the first used every core, gives the
 # same bytes; only the files that carry timings (table9.tsv, REPORT.md, results.json) or the
