@@ -132,9 +132,22 @@ TEST(CliCheckpointVerifier, TwoLabelModelsNeverContradict) {
   }
 }
 
-TEST(CliCheckpointVerifier, GroundSufficiencyAndInterrogateRunOnTheCheckpointAndRecordIt) {
+TEST(CliCheckpointVerifier, EverySubcommandRunsOnTheCheckpointAndRecordsIt) {
   TempFolder folder;
   const std::string spec = " --verifier checkpoint:" + kThreeLabels;
+  // verify --claim (BM25 over the corpus, then the checkpoint) and --run.
+  const auto claim = run_claimrag("--quiet verify --data " + kTiny + " --claim 'Aspirin lowers heart disease risk.' --k 2 --json" + spec,
+                                  folder.path());
+  ASSERT_EQ(claim.exit_code, 0) << claim.err;
+  EXPECT_EQ(json::parse(claim.out)["documents"].size(), 2U) << claim.out;
+  const auto run = folder.write("run.trec", "q1 Q0 d1 1 3.0 bm25\nq1 Q0 d2 2 2.0 bm25\n");
+  const auto predictions = folder.path() / "predictions.jsonl";
+  const auto by_run = run_claimrag("--quiet verify --data " + kTiny + " --queries " + kTiny + "/queries.jsonl --run " + run.string() +
+                                       " --out " + predictions.string() + spec,
+                                   folder.path());
+  ASSERT_EQ(by_run.exit_code, 0) << by_run.err;
+  EXPECT_TRUE(fs::exists(folder.path() / "predictions.meta.json"));
+
   std::vector<std::string> grounded;
   for (const std::string threads : {"1", "2"}) {
     const auto out = folder.path() / ("ground" + threads + ".jsonl");
