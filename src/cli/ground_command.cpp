@@ -1,4 +1,5 @@
 #include "claimrag/experiment/systems/ground_answers.hpp"
+#include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -40,7 +41,7 @@ void add_ground_command(CLI::App& root) {
     if (options->support_threshold >= 0) request.support_threshold = options->support_threshold;
     if (options->conflict_threshold >= 0) request.conflict_threshold = options->conflict_threshold;
     with_outputs({.inputs = {options->answers, options->data, options->original, options->run, options->model, options->config},
-                  .files = {options->out}},
+                  .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out)}},
                  [&] { experiment::run_ground(request, config_from(options->config)); });
   });
 }

@@ -1,5 +1,6 @@
 #include "claimrag/experiment/retrieval/bm25_stage.hpp"
 #include "claimrag/experiment/retrieval/dense_stage.hpp"
+#include "claimrag/experiment/retrieval/encoder_index.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -11,6 +12,7 @@ void add_index_command(CLI::App& root) {
     std::string method;
     std::string out;
     std::string config;
+    std::string encoder, query_prefix, passage_prefix;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -18,12 +20,27 @@ void add_index_command(CLI::App& root) {
   add_data_option(*command, options->data);
   add_method_option(*command, options->method);
   command->add_option("--out", options->out, "Index folder to write")->required();
+  command->add_option("--encoder", options->encoder,
+                      "--method dense: encode with this pretrained sentence encoder (Hugging Face folder) instead of training one");
+  auto* query_prefix = command->add_option("--query-prefix", options->query_prefix,
+                                           "--encoder: text put before every query (e5: \"query: \"); recorded for retrieve");
+  auto* passage_prefix = command->add_option("--passage-prefix", options->passage_prefix,
+                                             "--encoder: text put before every document (e5: \"passage: \")");
   add_config_option(*command, options->config);
   add_threads_option(*command);
-  command->callback([options] {
-    with_outputs({.inputs = {options->data, options->config}, .folders = {options->out}}, [&] {
+  command->callback([options, query_prefix, passage_prefix] {
+    with_outputs({.inputs = {options->data, options->config, options->encoder}, .folders = {options->out}}, [&] {
       const auto config = config_from(options->config);
-      if (options->method == "bm25") {
+      if (options->encoder.empty() && (query_prefix->count() > 0 || passage_prefix->count() > 0)) {
+        throw UsageError("--query-prefix and --passage-prefix apply with --encoder DIR");
+      }
+      if (!options->encoder.empty()) {
+        if (options->method != "dense") throw UsageError("--encoder applies with --method dense");
+        experiment::EncoderSettings settings{options->encoder, {}, {}, 0, 32};
+        if (query_prefix->count() > 0) settings.query_prefix = options->query_prefix;
+        if (passage_prefix->count() > 0) settings.passage_prefix = options->passage_prefix;
+        experiment::index_with_encoder(options->data, options->out, settings, config);
+      } else if (options->method == "bm25") {
         experiment::index_bm25(options->data, options->out, config);
       } else {
         experiment::index_dense(options->data, options->out, config);

@@ -69,10 +69,12 @@ void add_interrogate_command(CLI::App& root) {
   command->add_option("--claims-out", options->claims_out, "JSON Lines: the claim-level verdicts");
   command->callback([options, verifier, config] {
     auto run = *options;
-    const experiment::VerifierSource source{*verifier, options->model_file, {}, {}};
+    const experiment::VerifierSource source{*verifier, options->model_file, {}, {}, options->out};
     const std::string config_file = *config;
     run.open_verifier = [source, config_file] { return experiment::open_verifier(source, config_from(config_file)); };
-    with_outputs(interrogation::command_files(run), [&] { interrogation::run_interrogate(run); });
+    auto files = interrogation::command_files(run);
+    files.files.push_back(experiment::verifier_meta_output(*verifier, options->out));
+    with_outputs(files, [&] { interrogation::run_interrogate(run); });
   });
 }
 

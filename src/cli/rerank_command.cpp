@@ -1,3 +1,5 @@
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/retrieval/cross_encoder_rerank.hpp"
 #include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -14,22 +16,41 @@ void add_rerank_command(CLI::App& root) {
     bool train = false;
     std::string config;
     std::size_t rerank_depth = 0;
+    std::string cross_encoder, label;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
       "rerank", "Reorder the top of a ranking with the trained reranker (--train fits it first)");
   add_data_option(*command, options->data);
-  command->add_option("--index", options->index, "BM25 index folder written by claimrag index")->required();
+  command->add_option("--index", options->index, "BM25 index folder written by claimrag index (not with --cross-encoder)");
   command->add_option("--run", options->run, "TREC run to rerank")->required();
   command->add_option("--out", options->out, "Reranked TREC run to write")->required();
   command->add_option("--model", options->model,
-                      "Reranker model (safetensors): written with --train, else read")->required();
+                      "Reranker model (safetensors): written with --train, else read (not with --cross-encoder)");
+  command->add_option("--cross-encoder", options->cross_encoder,
+                      "Rerank with this pretrained cross-encoder (Hugging Face folder: one-logit or classification head)");
+  command->add_option("--label", options->label, "--cross-encoder with a classification head: the label whose probability ranks");
   command->add_flag("--train", options->train, "Fit the model on the config's train split and write it to --model");
   command->add_option("--rerank-depth", options->rerank_depth, "Documents reordered at the top of the run (default: the config's, 50)")
       ->check(number_in(1, 1e6));
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options] {
+    if (!options->cross_encoder.empty()) {
+      if (!options->index.empty() || !options->model.empty() || options->train) {
+        throw UsageError("--cross-encoder reranks on its own: give it without --index, --model and --train");
+      }
+      io::OutputPlan plan({.inputs = {options->data, options->run, options->config, options->cross_encoder}, .files = {options->out}});
+      const auto config = config_from(options->config);
+      experiment::run_cross_encoder_rerank({options->data, options->run, options->out, options->cross_encoder, options->label,
+                                            options->rerank_depth > 0 ? options->rerank_depth : config.rerank.rerank_depth, 0, 32});
+      plan.commit();
+      return;
+    }
+    if (!options->label.empty()) throw UsageError("--label applies with --cross-encoder DIR");
+    if (options->index.empty() || options->model.empty()) {
+      throw UsageError("rerank needs --index DIR and --model FILE (or --cross-encoder DIR)");
+    }
     io::OutputDeclaration files{.inputs = {options->data, options->index, options->run, options->config}, .files = {options->out}};
     (options->train ? files.files : files.inputs).emplace_back(options->model);
     io::OutputPlan plan(files);

@@ -2,6 +2,7 @@
 
 #include "claimrag/experiment/retrieval/bm25_stage.hpp"
 #include "claimrag/experiment/retrieval/dense_stage.hpp"
+#include "claimrag/experiment/retrieval/encoder_index.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 
@@ -17,6 +18,7 @@ void add_retrieve_command(CLI::App& root) {
     std::size_t k = 0;
     std::string out;
     std::string config;
+    std::string encoder, query_prefix;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -30,16 +32,27 @@ void add_retrieve_command(CLI::App& root) {
   command->add_option("--k", options->k, "Documents per query (default: the config's depth, 200)")
       ->check(number_in(1, 1e6));
   command->add_option("--out", options->out, "TREC run file to write")->required();
+  command->add_option("--encoder", options->encoder,
+                      "Index of a pretrained encoder: its folder, when not where the index recorded it (same weights)");
+  auto* query_prefix = command->add_option("--query-prefix", options->query_prefix,
+                                           "Index of a pretrained encoder: text put before every query (default: the recorded one)");
   add_config_option(*command, options->config);
   add_threads_option(*command);
-  command->callback([options] {
-    io::OutputPlan plan({.inputs = {options->data, options->index, options->queries, options->config}, .files = {options->out}});
+  command->callback([options, query_prefix] {
+    io::OutputPlan plan({.inputs = {options->data, options->index, options->queries, options->config, options->encoder}, .files = {options->out}});
     const auto config = config_from(options->config);
     const auto queries = experiment::select_queries(options->data, {options->split, options->queries});
     const bool bm25 = options->method == "bm25";
     const std::size_t k = options->k > 0 ? options->k : bm25 ? config.bm25.depth : config.dense.depth;
-    const auto run = bm25 ? experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k)
-                          : experiment::retrieve_dense(options->data, options->index, queries, config, k);
+    const bool encoder = !bm25 && experiment::is_encoder_index(options->index);
+    if (!encoder && (!options->encoder.empty() || query_prefix->count() > 0)) {
+      throw UsageError("--encoder and --query-prefix apply to a dense index built with --encoder DIR");
+    }
+    experiment::EncoderSettings settings{options->encoder, {}, {}, 0, 32};
+    if (query_prefix->count() > 0) settings.query_prefix = options->query_prefix;
+    const auto run = bm25      ? experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k)
+                     : encoder ? experiment::retrieve_with_encoder(options->data, options->index, queries, settings, k)
+                               : experiment::retrieve_dense(options->data, options->index, queries, config, k);
     run::write_trec_run(run, options->out);
     plan.commit();
     spdlog::info("{} queries, top {} -> {}", queries.size(), k, options->out);

@@ -18,7 +18,7 @@ struct SufficiencyFlags {
 
 void run_command(SufficiencyFlags flags) {
   if (flags.command.scores.empty()) {
-    const experiment::VerifierSource source{flags.verifier, flags.command.model, {}, {}};
+    const experiment::VerifierSource source{flags.verifier, flags.command.model, {}, {}, flags.command.out};
     const std::string config_file = flags.config;
     flags.command.open_verifier = [source, config_file] { return experiment::open_verifier(source, config_from(config_file)); };
   } else if (!flags.command.model.empty() || !flags.verifier.empty()) {
@@ -67,7 +67,7 @@ void add_sufficiency_command(CLI::App& root) {
     const auto& options = flags->command;
     with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
                              flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config},
-                  .files = {options.out}},
+                  .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out)}},
                  [&] { run_command(*flags); });
   });
 }

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/experiment/verification/verify_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -47,7 +48,8 @@ void add_verify_command(CLI::App& root) {
     request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
     with_outputs({.inputs = {options->data, options->queries, options->run, options->pairs, options->index,
                              options->original, options->model, options->config},
-                  .files = {options->out, options->save_model}},
+                  .files = {options->out, options->save_model,
+                            experiment::verifier_meta_output(options->request.verifier, options->out)}},
                  [&] { experiment::run_verify(request, config_from(options->config), std::cout); });
   });
 }

@@ -8,6 +8,8 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/strict_json.hpp"
+#include "claimrag/verification/checkpoint_verifier.hpp"
+#include "claimrag/verification/verifier_spec.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -154,10 +156,38 @@ void resolve_paths(const std::filesystem::path& config_file, ExperimentConfig& c
   config.expected = resolve(folder, config.expected);
   config.paper = resolve(folder, config.paper);
   config.verification.paper = resolve(folder, config.verification.paper);
+  if (auto& spec = config.verification.checkpoint.verifier; !spec.empty()) {
+    const std::string prefix = "checkpoint:";
+    if (spec.rfind(prefix, 0) == 0) spec = prefix + resolve(folder, spec.substr(prefix.size()));
+  }
   config.interrogation.probes = resolve(folder, config.interrogation.probes);
   config.interrogation.paper = resolve(folder, config.interrogation.paper);
   config.sufficiency.paper = resolve(folder, config.sufficiency.paper);
   config.grounding.paper = resolve(folder, config.grounding.paper);
+}
+
+void read_checkpoint_verification(io::StrictObject object, CheckpointVerificationConfig& checkpoint) {
+  object.read("verifier", checkpoint.verifier);
+  object.read("premise", checkpoint.premise);
+  object.read("threshold", checkpoint.threshold);
+  read_size(object, "max_length", checkpoint.max_length, 0);
+  read_size(object, "batch_size", checkpoint.batch_size, 1);
+  object.read("stacked", checkpoint.stacked);
+  object.read("premise_grid", checkpoint.premise_grid);
+  object.read("threshold_grid", checkpoint.threshold_grid);
+  object.finish();
+  if (!checkpoint.verifier.empty() &&
+      verification::parse_verifier_spec(checkpoint.verifier).kind != verification::VerifierKind::checkpoint) {
+    throw UsageError("verification.checkpoint.verifier must be checkpoint:DIR, not " + checkpoint.verifier);
+  }
+  (void)verification::parse_premise_unit(checkpoint.premise);
+  for (const auto& premise : checkpoint.premise_grid) (void)verification::parse_premise_unit(premise);
+  const auto in_range = [](double t) { return t > 0.0 && t <= 1.0; };
+  if (!in_range(checkpoint.threshold) || checkpoint.premise_grid.empty() || checkpoint.threshold_grid.empty() ||
+      !std::all_of(checkpoint.threshold_grid.begin(), checkpoint.threshold_grid.end(), in_range)) {
+    throw UsageError("verification.checkpoint: threshold and threshold_grid entries must be in (0, 1], and the grids "
+                     "must not be empty");
+  }
 }
 
 void read_verification(io::StrictObject object, VerificationConfig& verification) {
@@ -173,6 +203,7 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("negation_augmentation", options.negation_augmentation);
   object.read("calibrate", options.calibrate);
   object.read("paraphrased_directions", options.paraphrased_directions);
+  read_checkpoint_verification(object.object("checkpoint"), verification.checkpoint);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);
   read_size(object, "verify_k", verification.verify_k, 1);

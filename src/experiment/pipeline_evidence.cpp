@@ -102,7 +102,7 @@ Stage gate_stage(const ExperimentConfig& config) {
 const std::vector<std::string>& stage_names() {
   static const std::vector<std::string> names{"statistics", "bm25",     "dense",         "fusion", "rerank",
                                               "training_runs", "evidence", "evidence_gold", "gate", "verification",
-                                              "grounding", "interrogation", "sufficiency", "abstention", "lexical_ranker"};
+                                              "checkpoint_verification", "grounding", "interrogation", "sufficiency", "abstention", "lexical_ranker"};
   return names;
 }
 
@@ -110,7 +110,7 @@ namespace {
 
 /// The stages that read SciFact's original layout (gold rationales and labels).
 bool needs_original_layout(const std::string& name) {
-  return name == "evidence_gold" || name == "verification" || name == "grounding" || name == "interrogation" ||
+  return name == "evidence_gold" || name == "verification" || name == "checkpoint_verification" || name == "grounding" || name == "interrogation" ||
          name == "sufficiency" || name == "abstention";
 }
 
@@ -125,6 +125,7 @@ Stage make_stage(const std::string& name, const ExperimentConfig& config) {
   if (name == "evidence_gold") return evidence_stage("gold");
   if (name == "gate") return gate_stage(config);
   if (name == "verification") return verification_stage();
+  if (name == "checkpoint_verification") return checkpoint_verification_stage();
   if (name == "grounding") return grounding_stage();
   if (name == "interrogation") return interrogation_stage();
   if (name == "sufficiency") return sufficiency_stage();
@@ -142,6 +143,7 @@ std::vector<Stage> plan_stages(const ExperimentConfig& config) {
   std::vector<std::string> names = config.stages;
   if (names.empty()) {
     for (const auto& name : stage_names()) {
+      if (name == "checkpoint_verification" && config.verification.checkpoint.verifier.empty()) continue;
       if (!needs_original_layout(name) || !config.data.original.empty()) names.push_back(name);
     }
   }

@@ -7,6 +7,7 @@
 #include "claimrag/experiment/pipeline.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 #include "claimrag/experiment/systems/sufficiency_stage.hpp"
+#include "claimrag/experiment/verification/checkpoint_verification_stage.hpp"
 #include "claimrag/experiment/verification/verification_stage.hpp"
 
 namespace claimrag::experiment {
@@ -31,6 +32,17 @@ Stage verification_stage() {
   stage.run = [](StageContext& context) {
     context.timer.time("claim verification",
                        [&] { run_verification_stage(context.config, context.scifact_verifiers(), context.work, context.results); });
+  };
+  return stage;
+}
+
+/// The NLI checkpoint verifier's rule chosen on train (experiment/verification/checkpoint_verification_stage.hpp).
+Stage checkpoint_verification_stage() {
+  Stage stage{"checkpoint_verification", {}, {"tables/checkpoint_verification.tsv", "checkpoint_verification/choice.json"}, {}};
+  stage.run = [](StageContext& context) {
+    context.timer.time("checkpoint verifier rule", [&] {
+      run_checkpoint_verification_stage(context.config, context.scifact_verifiers(), context.work);
+    });
   };
   return stage;
 }

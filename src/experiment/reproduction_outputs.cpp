@@ -2,6 +2,7 @@
 
 #include "claimrag/experiment/meta.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
+#include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/json_output.hpp"
 
@@ -24,7 +25,11 @@ void write_reproduction_outputs(const Reproduction& reproduction, const Experime
   write_ranking_tables(results, {"bm25", "dense", "hybrid", "hybrid_rerank", "lexical_ranker"}, folder / "tables");
   write_table9(reproduction.timings, folder / "tables");
   io::write_file_atomically(folder / "results.json", io::json_text(results_to_json(reproduction), (folder / "results.json").string(), 2) + "\n");
-  write_meta(folder, config, {{"stage", "reproduce"}, {"data", config.data.beir}});
+  nlohmann::json extra{{"stage", "reproduce"}, {"data", config.data.beir}};
+  if (const auto& spec = config.verification.checkpoint.verifier; !spec.empty()) {
+    extra["checkpoint_verifier"] = verifier_record({spec, {}, {}, {}, {}}, config);
+  }
+  write_meta(folder, config, extra);
   write_report(reproduction, config, paper, folder / "REPORT.md");
 }
 

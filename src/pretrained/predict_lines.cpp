@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -6,6 +7,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/pretrained/predict.hpp"
+#include "claimrag/pretrained/text_model.hpp"
 
 namespace claimrag::pretrained {
 namespace {
@@ -33,21 +35,11 @@ void add_head_output(const PretrainedModel& model, const std::vector<float>& val
   }
   const auto& labels = model.config().labels;
   line["logits"] = number_list(values);
-  // Softmax in double, the largest logit subtracted first; ties go to the lower label id.
-  double largest = values.front();
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < values.size(); ++i) {
-    if (values[i] > largest) {
-      largest = values[i];
-      best = i;
-    }
-  }
-  double total = 0.0;
-  for (const float v : values) total += std::exp(static_cast<double>(v) - largest);
+  // The label of the largest logit; ties go to the lower label id.
+  const std::size_t best = static_cast<std::size_t>(std::max_element(values.begin(), values.end()) - values.begin());
+  const std::vector<double> softmaxed = softmax(values);
   auto probabilities = nlohmann::ordered_json::object();
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    probabilities[labels[i]] = shortest(static_cast<float>(std::exp(static_cast<double>(values[i]) - largest) / total));
-  }
+  for (std::size_t i = 0; i < values.size(); ++i) probabilities[labels[i]] = shortest(static_cast<float>(softmaxed[i]));
   line["probabilities"] = std::move(probabilities);
   line["label"] = labels[best];
 }

@@ -24,11 +24,15 @@ F1Scores f1(const PrecisionRecallF1& s) { return {s.precision, s.recall, s.f1}; 
 
 }  // namespace
 
+VerificationCounts verdict_counts(const ClaimVerdict& verdict, const LabelledInput& gold) {
+  const ClaimPrediction prediction = to_prediction(verdict);
+  return count_claim(&prediction, gold_claim(gold));
+}
+
 TaskScores verdict_scores(const std::vector<ClaimVerdict>& verdicts, const std::vector<const LabelledInput*>& gold) {
   VerificationCounts counts;
   for (std::size_t c = 0; c < verdicts.size(); ++c) {
-    const ClaimPrediction prediction = to_prediction(verdicts[c]);
-    counts += count_claim(&prediction, gold_claim(*gold[c]));
+    counts += verdict_counts(verdicts[c], *gold[c]);
   }
   const OfficialScores s = scores_from_counts(counts);
   return {f1(s.abstract_label_only), f1(s.abstract_rationalized), f1(s.sentence_selection), f1(s.sentence_label)};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "claimrag/verification/claim_verifier.hpp"
+#include "claimrag/verification/official_metrics.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
 
 namespace claimrag::verification::detail {
@@ -19,6 +20,9 @@ struct F1Scores {
 struct TaskScores {
   F1Scores label_only, label_rationale, selection, selection_label;
 };
+
+/// The official metrics' counts of one claim's verdict against its labelled input.
+VerificationCounts verdict_counts(const ClaimVerdict& verdict, const LabelledInput& gold);
 
 /// Scores verdicts[i] against gold[i].evidence (parallel vectors); NEI verdicts are ignored and
 /// only the first 3 rationale sentences count for the abstract-level rationale.

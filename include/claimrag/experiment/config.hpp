@@ -99,6 +99,26 @@ struct EvidenceConfig {
   std::size_t selected = 2;
 };
 
+/// "verification.checkpoint": the verifier over a pretrained NLI checkpoint
+/// (verification/checkpoint_verifier.hpp). `premise` and `threshold` are its rule wherever
+/// `--verifier checkpoint:DIR` is used (max_rationale is verification.max_rationale); the
+/// reproduction's checkpoint_verification stage, which runs when `verifier` names a checkpoint,
+/// chooses them among premise_grid × threshold_grid by family-grouped cross-validation on the train
+/// claims (verification.folds) and reports its choice.
+struct CheckpointVerificationConfig {
+  std::string verifier;  ///< "checkpoint:DIR" (DIR relative to the configuration's folder); empty: no stage
+  std::string premise = "sentence";  ///< sentence, window or abstract
+  double threshold = 0.5;
+  std::size_t max_length = 0;        ///< tokens per pair; 0: the model's limit
+  std::size_t batch_size = 32;
+  /// The stacked verifier instead (verification/stacked_verifier.hpp): the built-in free-text
+  /// verifier's and the checkpoint's probabilities read by a softmax regression fitted on the
+  /// train claims (needs SciFact's release layout, as the built-in verifier does).
+  bool stacked = false;
+  std::vector<std::string> premise_grid{"sentence", "window", "abstract"};
+  std::vector<double> threshold_grid{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+};
+
 /// "verification": the claim verifier (verification/trained_verifier.hpp) in the oracle and open
 /// settings; runs when the original layout's train claims exist. The open setting's abstracts are
 /// BM25's top k (bm25.k1, bm25.b) with k chosen among open_k_grid by cross-validation on train.
@@ -109,6 +129,7 @@ struct VerificationConfig {
   /// `claimrag verify`: abstracts per claim when --k is not given (VeriSci's open setting keeps 3),
   /// and the k its trained verifier is fitted with, so that training matches use.
   std::size_t verify_k = 3;
+  CheckpointVerificationConfig checkpoint;
 };
 
 /// "interrogation": multi-probe interrogation scored on SciFact (experiment/systems/interrogation_stage.hpp)

@@ -11,6 +11,8 @@
 //   evidence_gold  verifier trained on SciFact's gold rationales (needs data.original)
 //   gate           Table 8, risk–coverage of every compared signal, the combined signal
 //   verification   the claim verifier, oracle and open, on SciFact's dev claims (needs data.original)
+//   checkpoint_verification  the rule of the NLI checkpoint verifier chosen on train (only when
+//                  verification.checkpoint.verifier names one; needs data.original)
 //   grounding      claim-level selective grounding on a SciFact answer benchmark (needs data.original)
 //   interrogation  multi-probe interrogation (CIBER) with the verifier as responder (needs data.original)
 //   sufficiency    evidence sufficiency (SURE-RAG) on a SciFact benchmark (needs data.original)
@@ -39,6 +41,7 @@ Stage evidence_stage(const std::string& rationales);
 Stage gate_stage(const ExperimentConfig& config);
 /// The systems on the verifier; every one but verification reads the oracle model it saves.
 Stage verification_stage();
+Stage checkpoint_verification_stage();
 Stage grounding_stage();
 Stage interrogation_stage();
 Stage sufficiency_stage();

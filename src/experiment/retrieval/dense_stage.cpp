@@ -86,9 +86,13 @@ run::Run retrieve_dense(const std::filesystem::path& beir_folder, const std::fil
   std::vector<std::string> texts;
   for (const auto& query : queries) texts.push_back(query.text);
   const auto encoded = loaded.model.encode(loaded.vocabulary.encode_all(texts), dense::Tower::query);
-  const auto hits = dense::search_top_k(encoded, matrix, k);
+  return run_from_hits(corpus, queries, dense::search_top_k(encoded, matrix, k), "dense");
+}
+
+run::Run run_from_hits(const dataset::Corpus& corpus, const std::vector<dataset::Query>& queries,
+                       const std::vector<std::vector<dense::ScoredDocument>>& hits, const std::string& tag) {
   run::Run run;
-  run.tag = "dense";
+  run.tag = tag;
   for (std::size_t q = 0; q < queries.size(); ++q) {
     run::Ranking ranking{queries[q].id, {}};
     for (const auto& hit : hits[q]) {

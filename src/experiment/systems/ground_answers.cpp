@@ -41,7 +41,7 @@ GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& c
   const auto answers = grounding::read_answers(
       request.answers, {passages ? &*passages : nullptr, run ? &*run : nullptr, request.k});
 
-  const auto verifier = open_verifier({request.verifier, request.model, request.original, {}}, config);
+  const auto verifier = open_verifier({request.verifier, request.model, request.original, {}, request.out}, config);
   const auto grounded = grounding::ground_answers(*verifier, answers, thresholds);
   GroundSummary summary;
   io::AtomicFile file(request.out);

@@ -7,8 +7,14 @@
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
+#include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/io/json_output.hpp"
+#include "claimrag/pretrained/text_model.hpp"
+#include "claimrag/verification/checkpoint_verifier.hpp"
+#include "claimrag/verification/cross_fitted.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
+#include "claimrag/verification/stacked_verifier.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
 #include "claimrag/verification/wordless_claims.hpp"
@@ -45,8 +51,9 @@ std::string cache_key(const TrainingFiles& files, const ExperimentConfig& config
   return io::checksum_hex(identity);
 }
 
-std::unique_ptr<verification::ClaimVerifier> train_free_text(const TrainingFiles& files, const ExperimentConfig& config,
-                                                             const fs::path& cached) {
+// SciFact's train claims in the free-text setting: their cited abstracts, plus per claim a BM25
+// neighbour without evidence and a random unrelated abstract as NOT_ENOUGH_INFO.
+verification::VerifierTrainingData free_text_training_data(const TrainingFiles& files, const ExperimentConfig& config) {
   const auto abstracts = dataset::load_abstracts(files.corpus);
   const auto claims = dataset::load_claims(files.claims, &abstracts);
   const auto index = verification::index_abstracts(abstracts);
@@ -56,6 +63,12 @@ std::unique_ptr<verification::ClaimVerifier> train_free_text(const TrainingFiles
   data.claims = verification::free_text_inputs(claims, abstracts, index, neighbours, config.seed);
   data.corpus_texts = verification::corpus_texts(abstracts);
   data.setting = VerifierSetting::free_text;
+  return data;
+}
+
+std::unique_ptr<verification::ClaimVerifier> train_free_text(const TrainingFiles& files, const ExperimentConfig& config,
+                                                             const fs::path& cached) {
+  const auto data = free_text_training_data(files, config);
   verification::TrainingReport report;
   auto verifier = verification::train_claim_verifier(data, config.verification.options, &report);
   if (!cached.empty()) verifier->save(cached);
@@ -84,7 +97,84 @@ std::unique_ptr<verification::ClaimVerifier> free_text_verifier(const VerifierSo
   return train_free_text(files, config, cached);
 }
 
+// The stacked verifier (verification/stacked_verifier.hpp), fitted anew on every call: the
+// built-in free-text verifier trained on SciFact's train claims, cross-fitted over their families
+// to judge them out of fold, the checkpoint judging them, and the stacking model fitted on both.
+std::unique_ptr<verification::ClaimVerifier> open_stacked_verifier(const VerifierSource& source, const fs::path& folder,
+                                                                   const ExperimentConfig& config) {
+  const TrainingFiles files = training_files(source, config);
+  const auto data = free_text_training_data(files, config);
+  const auto& options = config.verification.options;
+  verification::TrainingReport report;
+  auto builtin = verification::train_claim_verifier(data, options, &report);
+  const auto held_out = verification::cross_fit_verifier(data, options, report.tau, report.nei_threshold);
+  auto checkpoint = open_checkpoint_verifier(folder, config);
+  std::vector<verification::VerificationInput> inputs;
+  inputs.reserve(data.claims.size());
+  for (const auto& claim : data.claims) inputs.push_back(claim.input);
+  const auto model = verification::fit_stacked_label_model(data.claims, held_out.verify(inputs), checkpoint->verify(inputs),
+                                                           options.label_l2);
+  spdlog::info("stacked verifier: fitted on {} SciFact train claims of {} (the built-in verifier out of fold, and {}), "
+               "{} Newton steps{}; fitted again on every call, not cached",
+               data.claims.size(), files.claims.string(), folder.string(), model.iterations,
+               model.converged ? "" : " (NOT converged)");
+  return verification::make_stacked_verifier(std::move(builtin), std::move(checkpoint), model);
+}
+
 }  // namespace
+
+verification::CheckpointVerifierOptions checkpoint_verifier_options(const ExperimentConfig& config) {
+  const auto& checkpoint = config.verification.checkpoint;
+  verification::CheckpointVerifierOptions options;
+  options.rule.premise = verification::parse_premise_unit(checkpoint.premise);
+  options.rule.threshold = checkpoint.threshold;
+  options.rule.max_rationale = config.verification.options.max_rationale;
+  options.max_length = checkpoint.max_length;
+  options.batch_size = checkpoint.batch_size;
+  return options;
+}
+
+std::unique_ptr<verification::ClaimVerifier> open_checkpoint_verifier(const fs::path& folder, const ExperimentConfig& config) {
+  auto checkpoint = std::make_shared<const verification::NliCheckpoint>(folder);
+  const auto options = checkpoint_verifier_options(config);
+  spdlog::info("checkpoint verifier: {} ({}; {}), premise {}, threshold {}", folder.string(),
+               checkpoint->text_model().model().description(), checkpoint->text_model().tokenizer().description(),
+               verification::premise_unit_name(options.rule.premise), options.rule.threshold);
+  return verification::make_checkpoint_verifier(std::move(checkpoint), options);
+}
+
+nlohmann::ordered_json verifier_record(const VerifierSource& source, const ExperimentConfig& config) {
+  const verification::VerifierSpec spec = verification::parse_verifier_spec(source.spec.empty() ? "builtin" : source.spec);
+  nlohmann::ordered_json record;
+  record["spec"] = verification::to_string(spec);
+  if (spec.kind != verification::VerifierKind::checkpoint) return record;
+  const auto options = checkpoint_verifier_options(config);
+  // From the files alone: the checkpoint's weights are not loaded a second time to describe them.
+  auto checkpoint = pretrained::checkpoint_files_record(spec.location);
+  const auto model_config = pretrained::read_model_config(spec.location);
+  const auto labels = verification::map_nli_labels(model_config.labels, model_config.file);
+  auto label_map = nlohmann::ordered_json::object();
+  for (std::size_t id = 0; id < labels.size(); ++id) label_map[model_config.labels[id]] = verification::label_name(labels[id]);
+  checkpoint["label_map"] = std::move(label_map);
+  record["checkpoint"] = std::move(checkpoint);
+  record["stacked"] = config.verification.checkpoint.stacked;
+  record["rule"] = {{"premise", verification::premise_unit_name(options.rule.premise)},
+                    {"threshold", options.rule.threshold},
+                    {"max_rationale", options.rule.max_rationale},
+                    {"max_length", options.max_length}};
+  return record;
+}
+
+fs::path verifier_meta_path(const fs::path& out) {
+  fs::path meta = out;
+  meta.replace_extension(".meta.json");
+  return meta;
+}
+
+fs::path verifier_meta_output(const std::string& spec, const fs::path& out) {
+  if (spec.empty() || out.empty() || verification::parse_verifier_spec(spec).kind != verification::VerifierKind::checkpoint) return {};
+  return verifier_meta_path(out);
+}
 
 fs::path verifier_cache_folder() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "claimrag";
@@ -94,6 +184,21 @@ fs::path verifier_cache_folder() {
 
 std::unique_ptr<verification::ClaimVerifier> open_verifier(const VerifierSource& source, const ExperimentConfig& config) {
   const verification::VerifierSpec spec = verification::parse_verifier_spec(source.spec.empty() ? "builtin" : source.spec);
+  if (spec.kind == verification::VerifierKind::checkpoint) {
+    if (!source.model.empty() || !source.save_model.empty()) {
+      throw UsageError("--model and --save-model name a built-in verifier's file; --verifier " + verification::to_string(spec) +
+                       " reads the checkpoint folder itself");
+    }
+    auto verifier = config.verification.checkpoint.stacked ? open_stacked_verifier(source, spec.location, config)
+                                                           : open_checkpoint_verifier(spec.location, config);
+    if (!source.record_beside.empty()) {
+      const auto file = verifier_meta_path(source.record_beside);
+      const nlohmann::ordered_json meta{{"program", "claimrag"}, {"version", CLAIMRAG_VERSION},
+                                        {"verifier", verifier_record(source, config)}};
+      io::write_file_atomically(file, io::json_text(meta, file.string(), 2) + "\n");
+    }
+    return verification::guard_wordless_claims(std::move(verifier));
+  }
   if (spec.kind != verification::VerifierKind::builtin) {
     throw UsageError("--verifier " + verification::to_string(spec) + ": this kind of verifier is not available in this build "
                      "(use builtin)");

@@ -198,7 +198,7 @@ std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& r
   const bool builtin = request.verifier.empty() ||
                        verification::parse_verifier_spec(request.verifier).kind == verification::VerifierKind::builtin;
   if (verify_mode(request) == VerifyMode::pairs || !builtin) {
-    return open_verifier({request.verifier, request.model, request.original, request.save_model}, config);
+    return open_verifier({request.verifier, request.model, request.original, request.save_model, request.out}, config);
   }
   const auto& options = config.verification.options;
   if (!request.model.empty()) return verification::guard_wordless_claims(verification::load_claim_verifier(request.model, &options));

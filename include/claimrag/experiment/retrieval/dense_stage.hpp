@@ -3,9 +3,11 @@
 // the training split's qrels pairs and encode the corpus; then retrieve by exact dot product.
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "claimrag/dataset/beir.hpp"
+#include "claimrag/dense/search.hpp"
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/run/run.hpp"
 
@@ -25,5 +27,10 @@ void index_dense(const std::filesystem::path& beir_folder, const std::filesystem
 /// document. Ties: the earlier corpus document first. The run's tag is "dense".
 run::Run retrieve_dense(const std::filesystem::path& beir_folder, const std::filesystem::path& index_folder,
                         const std::vector<dataset::Query>& queries, const ExperimentConfig& config, std::size_t k);
+
+/// The run of `hits` (dense::search_top_k's, one list per query, rows of the corpus): each
+/// query's documents by id with their scores, in hit order, tagged `tag`.
+run::Run run_from_hits(const dataset::Corpus& corpus, const std::vector<dataset::Query>& queries,
+                       const std::vector<std::vector<dense::ScoredDocument>>& hits, const std::string& tag);
 
 }  // namespace claimrag::experiment

@@ -14,14 +14,20 @@
 // claims_train.jsonl), the verification options, the BM25 parameters, the seed and the program
 // version: any change trains anew. One log line says what was trained and where it is cached.
 // A cached file that cannot be read is trained again and replaced, with a warning.
-// Other kinds (checkpoint, llm, tei) are UsageErrors "not available in this build".
+// checkpoint:DIR: the verifier over the NLI checkpoint in DIR (verification/checkpoint_verifier.hpp)
+// with the rule of config.verification.checkpoint (premise, threshold) and
+// config.verification.max_rationale; --model and --save-model are refused with it. Its record
+// (checkpoint config.json, weight checksums, label map, rule) is written to
+// verifier_meta_path(source.record_beside) when that is given.
+// Other kinds (llm, tei) are UsageErrors "not available in this build".
 
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "claimrag/experiment/config.hpp"
-#include "claimrag/verification/claim_verifier.hpp"
+#include "claimrag/verification/checkpoint_verifier.hpp"
 
 namespace claimrag::experiment {
 
@@ -31,7 +37,30 @@ struct VerifierSource {
   std::filesystem::path model;      ///< --model: a saved verifier, used instead of the cached one
   std::filesystem::path original;   ///< SciFact release layout to train on; empty: config.data.original
   std::filesystem::path save_model; ///< also save the verifier here (optional; not with --model)
+  /// The command's main output: a checkpoint verifier's record (verifier_record) is written
+  /// beside it, to verifier_meta_path(record_beside). Empty: not written.
+  std::filesystem::path record_beside;
 };
+
+/// `out` with its extension replaced by ".meta.json" ("verdicts.jsonl" → "verdicts.meta.json"):
+/// where a command using a checkpoint verifier records it. Commands declare it among their outputs.
+std::filesystem::path verifier_meta_path(const std::filesystem::path& out);
+
+/// verifier_meta_path(out) when `spec` names a checkpoint and `out` is given, else empty: the
+/// output a command declares for it (io/output_plan.hpp skips empty paths).
+std::filesystem::path verifier_meta_output(const std::string& spec, const std::filesystem::path& out);
+
+/// The checkpoint verifier's options as `config` sets them (see above).
+verification::CheckpointVerifierOptions checkpoint_verifier_options(const ExperimentConfig& config);
+
+/// The verifier over the NLI checkpoint in `folder` with checkpoint_verifier_options(config).
+std::unique_ptr<verification::ClaimVerifier> open_checkpoint_verifier(const std::filesystem::path& folder,
+                                                                      const ExperimentConfig& config);
+
+/// What an output records about the verifier `source` names: {"spec"}, and for a checkpoint also
+/// "checkpoint" (NliCheckpoint::record(): folder, config.json, the weight files' XXH64, labels) and
+/// "rule" (premise, threshold, max_rationale, max_length).
+nlohmann::ordered_json verifier_record(const VerifierSource& source, const ExperimentConfig& config);
 
 /// The cache folder as described above; empty when neither variable is set.
 std::filesystem::path verifier_cache_folder();
