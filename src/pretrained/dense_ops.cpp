@@ -26,13 +26,13 @@ void require_shapes(bool agree, const char* product) {
 
 }  // namespace
 
-void multiply_by_transpose(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out, float scale) {
+void multiply_by_transpose(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out, float scale, bool accumulate) {
   require_shapes(a.cols() == b.cols() && out.rows() == a.rows() && out.cols() == b.rows(), "multiply_by_transpose");
   if (out.size() == 0) return;
   hold_blas_to_one_thread();
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, static_cast<blasint>(a.rows()), static_cast<blasint>(b.rows()),
               static_cast<blasint>(a.cols()), scale, a.data(), static_cast<blasint>(a.outerStride()), b.data(),
-              static_cast<blasint>(b.outerStride()), 0.0F, out.data(), static_cast<blasint>(out.outerStride()));
+              static_cast<blasint>(b.outerStride()), accumulate ? 1.0F : 0.0F, out.data(), static_cast<blasint>(out.outerStride()));
 }
 
 void multiply(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out) {
@@ -46,8 +46,13 @@ void multiply(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out) {
 
 void linear_forward(const nn::Matrix<float>& x, const LinearWeights& layer, nn::Matrix<float>& y) {
   y.resize(x.rows(), layer.weight.rows());
-  multiply_by_transpose(x, layer.weight, y);
-  if (layer.bias.size() != 0) y.rowwise() += layer.bias.row(0);
+  if (layer.bias.size() == 0) {
+    multiply_by_transpose(x, layer.weight, y);
+    return;
+  }
+  // Starting from the bias and accumulating spares a pass over y to clear it and one to add it.
+  y.rowwise() = layer.bias.row(0);
+  multiply_by_transpose(x, layer.weight, y, 1.0F, true);
 }
 
 void layer_norm_in_place(nn::Matrix<float>& x, const LayerNormWeights& norm) {

@@ -14,8 +14,9 @@ using ConstRowBlock = Eigen::Ref<const nn::Matrix<float>, 0, Eigen::OuterStride<
 /// A row-major block written in place; it must already have its final shape.
 using RowBlock = Eigen::Ref<nn::Matrix<float>, 0, Eigen::OuterStride<>>;
 
-/// out = scale · a bᵀ for a [m, k], b [n, k], out [m, n].
-void multiply_by_transpose(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out, float scale = 1.0F);
+/// out = scale · a bᵀ for a [m, k], b [n, k], out [m, n]; with `accumulate`, out += scale · a bᵀ.
+void multiply_by_transpose(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out, float scale = 1.0F,
+                           bool accumulate = false);
 
 /// out = a b for a [m, k], b [k, n], out [m, n].
 void multiply(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out);
