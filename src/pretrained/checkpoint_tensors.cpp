@@ -1,6 +1,10 @@
 #include "claimrag/pretrained/checkpoint_tensors.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -78,6 +82,16 @@ TensorLocation parse_location(const std::string& file, const std::string& name, 
   location.begin = data_start + begin;
   location.end = data_start + end;
   return location;
+}
+
+// Every tensor is read once. Handing its pages back to the page cache once it is converted keeps
+// the mapping out of the process's resident memory, so the peak is the float32 weights, not twice
+// them. Only whole pages inside the tensor are released; a later touch would read them again.
+void release_pages(const std::byte* begin, const std::byte* end) {
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + page - 1) / page * page;
+  const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) / page * page;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
@@ -202,6 +216,7 @@ nn::Matrix<float> CheckpointTensors::take_shaped(const std::string& stored_name,
       target[i] = brain ? std::bit_cast<float>(static_cast<std::uint32_t>(half) << 16) : half_to_float(half);
     }
   }
+  release_pages(source, source + (location.end - location.begin));
   io::require_finite_weights(target, count, file, stored_name);
   taken_.insert(stored_name);
   return value;

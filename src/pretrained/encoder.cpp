@@ -120,18 +120,21 @@ void Encoder::attend(const nn::Matrix<float>& hidden, std::size_t layer_index, n
   for (Eigen::Index head = 0; head < heads; ++head) {
     const auto head_queries = queries.middleCols(head * head_size, head_size);
     const auto head_keys = keys.middleCols(head * head_size, head_size);
-    scores.noalias() = head_queries * head_keys.transpose();
-    scores /= scale;
+    multiply_by_transpose(head_queries, head_keys, scores, 1.0F / scale);
     if (relative && config_.attends_content_to_position) {
       // Content to position: query i against the key of the relative position of (i, j).
-      by_position.noalias() = head_queries * position_keys_[layer_index].middleCols(head * head_size, head_size).transpose();
+      const auto& table = position_keys_[layer_index];
+      by_position.resize(length, table.rows());
+      multiply_by_transpose(head_queries, table.middleCols(head * head_size, head_size), by_position);
       for (Eigen::Index i = 0; i < length; ++i) {
         for (Eigen::Index j = 0; j < length; ++j) scores(i, j) += by_position(i, relative_index(i, j)) / scale;
       }
     }
     if (relative && config_.attends_position_to_content) {
       // Position to content: key j against the query of the relative position of (j, i), negated.
-      by_position.noalias() = head_keys * position_queries_[layer_index].middleCols(head * head_size, head_size).transpose();
+      const auto& table = position_queries_[layer_index];
+      by_position.resize(length, table.rows());
+      multiply_by_transpose(head_keys, table.middleCols(head * head_size, head_size), by_position);
       for (Eigen::Index i = 0; i < length; ++i) {
         for (Eigen::Index j = 0; j < length; ++j) {
           const std::int64_t position = -relative_positions_[static_cast<std::size_t>(j - i + centre)];
@@ -141,7 +144,7 @@ void Encoder::attend(const nn::Matrix<float>& hidden, std::size_t layer_index, n
       }
     }
     softmax_rows_in_place(scores);
-    context.middleCols(head * head_size, head_size).noalias() = scores * values.middleCols(head * head_size, head_size);
+    multiply(scores, values.middleCols(head * head_size, head_size), context.middleCols(head * head_size, head_size));
   }
 }
 

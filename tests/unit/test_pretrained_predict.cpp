@@ -2,6 +2,7 @@
 // truncation counted, bad input lines named.
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
 
@@ -56,6 +57,45 @@ TEST(PretrainedPredict, ClassifierLineHasIdsLogitsProbabilitiesAndLabel) {
   EXPECT_EQ(lines[1]["input_ids"].get<std::vector<std::int32_t>>(), (std::vector<std::int32_t>{2, 7, 3}));
   EXPECT_EQ(summary.inputs, 2U);
   EXPECT_EQ(summary.truncated_inputs, 0U);
+}
+
+// Inputs of many lengths, so that the length-sorted batches reorder them and cut them differently
+// for each batch size; the output must be the same bytes, in input order, whatever the thread count.
+TEST(PretrainedPredict, SameBytesForOneOrTwoThreadsAndAnyBatchSize) {
+  const testing::TempFolder temp;
+  std::string text;
+  const std::vector<std::string> words{"the", "cat", "sat", "a", "dog", "ran", "on", "mat"};
+  for (std::size_t i = 0; i < 11; ++i) {
+    std::string first;
+    std::string second;
+    for (std::size_t w = 0; w < (i * 7) % 13 + 1; ++w) first += words[(i + w) % words.size()] + " ";
+    for (std::size_t w = 0; w < (i * 5) % 9; ++w) second += words[(i * 3 + w) % words.size()] + " ";
+    text += "{\"id\": \"q" + std::to_string(i) + "\", \"text\": \"" + first + "\"" +
+            (second.empty() ? "" : ", \"text_pair\": \"" + second + "\"") + "}\n";
+  }
+  const auto pairs = temp.write("pairs.jsonl", text);
+  for (const std::string name : {"bert-classifier", "roberta-classifier-bf16"}) {
+    const auto folder = testing::fixture_checkpoint(name);
+    const auto model = load_pretrained_model(folder);
+    const auto tokenizer = tokenizer::load_tokenizer(folder, model.config().model_type);
+    const auto inputs = read_pair_inputs(pairs);
+    const auto run = [&](int threads, std::size_t batch_size) {
+      const int saved = omp_get_max_threads();
+      omp_set_num_threads(threads);
+      PredictSummary summary;
+      const std::string out = predict_lines(model, *tokenizer, inputs, 0, batch_size, pairs.string(), summary);
+      omp_set_num_threads(saved);
+      return out;
+    };
+    const std::string reference = run(1, 1);
+    const auto lines = output_lines(reference);
+    ASSERT_EQ(lines.size(), 11U) << name;
+    for (std::size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(lines[i]["id"], "q" + std::to_string(i)) << name;
+    EXPECT_EQ(run(2, 1), reference) << name;
+    EXPECT_EQ(run(2, 3), reference) << name;
+    EXPECT_EQ(run(2, 32), reference) << name;
+    EXPECT_EQ(run(1, 4), reference) << name;
+  }
 }
 
 TEST(PretrainedPredict, ScoreAndEmbeddingHeads) {

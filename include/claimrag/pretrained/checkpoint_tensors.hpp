@@ -1,7 +1,8 @@
 #pragma once
 // The tensors of a Hugging Face checkpoint folder: `model.safetensors`, or the shards listed by
 // `model.safetensors.index.json`. Files are memory-mapped; a tensor is converted to float32 (from
-// F32, F16 or BF16) once, when the model takes it, straight into its final matrix. The model
+// F32, F16 or BF16) once, when the model takes it, straight into its final matrix, and its mapped
+// pages are then released, so loading peaks at the float32 weights, not twice them. The model
 // takes every tensor it knows by name and shape; what nobody took is reported as unexpected.
 
 #include <cstdint>

@@ -1,12 +1,25 @@
 #pragma once
 // The few dense operations of an encoder's forward pass, on row-major float32 matrices whose rows
 // are tokens. Each runs on the calling thread: callers parallelise across sequences, so the bytes
-// do not depend on the thread count.
+// do not depend on the thread count. Matrix products go to OpenBLAS's single-precision GEMM
+// (kernels chosen at run time for the CPU's vector units), held to one thread.
 
 #include "claimrag/nn/parameter.hpp"
 #include "claimrag/pretrained/encoder_weights.hpp"
 
 namespace claimrag::pretrained {
+
+/// A row-major block read in place: a whole matrix or some of its columns (middleCols).
+using ConstRowBlock = Eigen::Ref<const nn::Matrix<float>, 0, Eigen::OuterStride<>>;
+/// A row-major block written in place; it must already have its final shape.
+using RowBlock = Eigen::Ref<nn::Matrix<float>, 0, Eigen::OuterStride<>>;
+
+/// out = scale · a bᵀ for a [m, k], b [n, k], out [m, n]; with `accumulate`, out += scale · a bᵀ.
+void multiply_by_transpose(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out, float scale = 1.0F,
+                           bool accumulate = false);
+
+/// out = a b for a [m, k], b [k, n], out [m, n].
+void multiply(const ConstRowBlock& a, const ConstRowBlock& b, RowBlock out);
 
 /// y = x Wᵀ + b for x [n, in]; y [n, out].
 void linear_forward(const nn::Matrix<float>& x, const LinearWeights& layer, nn::Matrix<float>& y);
