@@ -18,6 +18,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using claimrag::testing::json_lines;
 using claimrag::testing::run_claimrag;
 using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
@@ -56,13 +57,6 @@ class CliBuiltinVerifier : public ::testing::Test {
   static inline claimrag::testing::Outcome first_;
   static inline bool ready_ = false;
 };
-
-std::vector<nlohmann::json> lines(const std::string& text) {
-  std::vector<nlohmann::json> parsed;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) parsed.push_back(nlohmann::json::parse(line));
-  return parsed;
-}
 
 TEST_F(CliBuiltinVerifier, GroundTrainsOnceCachesAndReusesTheSameModel) {
   EXPECT_NE(first_.err.find("trained the free-text verifier"), std::string::npos) << first_.err;
@@ -134,7 +128,7 @@ TEST_F(CliBuiltinVerifier, AClaimWithoutAWordIsNotEnoughInfoEverywhere) {
                          folder.path())
                 .exit_code,
             0);
-  const auto grounded = lines(slurp(folder.path() / "g.jsonl"));
+  const auto grounded = json_lines(folder.path() / "g.jsonl");
   ASSERT_EQ(grounded.size(), 1u);
   for (const auto& claim : grounded[0]["claims"]) EXPECT_FALSE(claim["kept"].get<bool>()) << claim.dump();
   EXPECT_EQ(grounded[0]["answer"], "I don't know");
@@ -144,7 +138,7 @@ TEST_F(CliBuiltinVerifier, AClaimWithoutAWordIsNotEnoughInfoEverywhere) {
   ASSERT_EQ(run_claimrag("--quiet verify --pairs " + pairs.string() + " --out " + (folder.path() / "v.jsonl").string(), folder.path())
                 .exit_code,
             0);
-  const auto verdicts = lines(slurp(folder.path() / "v.jsonl"));
+  const auto verdicts = json_lines(folder.path() / "v.jsonl");
   ASSERT_EQ(verdicts.size(), 1u);
   EXPECT_EQ(verdicts[0]["label"], "NOT_ENOUGH_INFO") << verdicts[0].dump();
   EXPECT_EQ(verdicts[0]["reason"], "the claim has no word");

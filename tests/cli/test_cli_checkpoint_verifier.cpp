@@ -16,6 +16,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using claimrag::testing::json_lines;
 using claimrag::testing::run_claimrag;
 using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
@@ -26,13 +27,6 @@ const std::string kThreeLabels = kModels + "bert-classifier";          // contra
 const std::string kTwoLabels = kModels + "roberta-classifier-bf16";    // entailment, not_entailment
 const std::string kEmbedding = kModels + "bert-embedding-sharded";
 const std::string kTiny = "data/fixtures/tiny-beir";
-
-std::vector<json> lines_of(const fs::path& file) {
-  std::vector<json> lines;
-  std::istringstream in(slurp(file));
-  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
-  return lines;
-}
 
 // (evidence, claim): one-sentence evidence, so that the premise of each pair is the evidence as written.
 const std::vector<std::pair<std::string, std::string>> kPairs{
@@ -56,7 +50,7 @@ std::vector<Expected> predicted(const std::string& checkpoint, TempFolder& folde
                                     folder.path());
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   std::vector<Expected> expected;
-  for (const auto& line : lines_of(out)) {
+  for (const auto& line : json_lines(out)) {
     const auto& p = line["probabilities"];
     const double contradict = p.contains("contradiction") ? p["contradiction"].get<double>() : 0.0;
     const double nei = p.contains("neutral") ? p["neutral"].get<double>() : p["not_entailment"].get<double>();
@@ -84,7 +78,7 @@ void expect_verdicts_follow_the_model(const std::string& checkpoint, double thre
                                         " --verifier checkpoint:" + checkpoint + " --config " + config.string(),
                                     folder.path());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  const auto verdicts = lines_of(out);
+  const auto verdicts = json_lines(out);
   ASSERT_EQ(verdicts.size(), kPairs.size());
   for (std::size_t i = 0; i < verdicts.size(); ++i) {
     const auto& p = verdicts[i]["probabilities"];
@@ -126,7 +120,7 @@ TEST(CliCheckpointVerifier, TwoLabelModelsNeverContradict) {
                          folder.path())
                 .exit_code,
             0);
-  for (const auto& verdict : lines_of(out)) {
+  for (const auto& verdict : json_lines(out)) {
     EXPECT_EQ(verdict["probabilities"]["CONTRADICT"], 0.0);
     EXPECT_NE(verdict["label"], "CONTRADICT");
   }
@@ -159,7 +153,7 @@ TEST(CliCheckpointVerifier, EverySubcommandRunsOnTheCheckpointAndRecordsIt) {
     EXPECT_TRUE(fs::exists(folder.path() / ("ground" + threads + ".meta.json")));
   }
   EXPECT_EQ(grounded[0], grounded[1]);
-  for (const auto& answer : lines_of(folder.path() / "ground1.jsonl")) {
+  for (const auto& answer : json_lines(folder.path() / "ground1.jsonl")) {
     for (const auto& claim : answer["claims"]) {
       EXPECT_EQ(claim["kept"].get<bool>(), claim["label"] == "supported") << claim.dump();
     }
@@ -172,7 +166,7 @@ TEST(CliCheckpointVerifier, EverySubcommandRunsOnTheCheckpointAndRecordsIt) {
                                        " --aggregator data/fixtures/sufficiency/aggregator.json --out " + sufficiency.string() + spec,
                                    folder.path());
   ASSERT_EQ(judged.exit_code, 0) << judged.err;
-  EXPECT_EQ(lines_of(sufficiency).size(), 1U);
+  EXPECT_EQ(json_lines(sufficiency).size(), 1U);
   EXPECT_TRUE(fs::exists(folder.path() / "sufficiency.meta.json"));
 
   const auto pairs = folder.write("ipairs.jsonl", R"({"id": "p1", "claim": "the drug reduces risk", "evidence": "the drug reduces risk of cancer"})"
@@ -185,7 +179,7 @@ TEST(CliCheckpointVerifier, EverySubcommandRunsOnTheCheckpointAndRecordsIt) {
                                       " --samples 2 --responder builtin --out " + interrogated.string() + spec,
                                   folder.path());
   ASSERT_EQ(asked.exit_code, 0) << asked.err;
-  EXPECT_EQ(lines_of(interrogated).size(), 1U);
+  EXPECT_EQ(json_lines(interrogated).size(), 1U);
   EXPECT_TRUE(fs::exists(folder.path() / "interrogate.meta.json"));
 }
 
@@ -275,7 +269,7 @@ TEST(CliCheckpointVerifier, StackedVariantFitsOnTrainAndVerifies) {
                                     folder.path());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_NE(outcome.err.find("stacked verifier: fitted on"), std::string::npos) << outcome.err;
-  const auto verdicts = lines_of(out);
+  const auto verdicts = json_lines(out);
   ASSERT_EQ(verdicts.size(), kPairs.size());
   for (const auto& verdict : verdicts) {
     const auto& p = verdict["probabilities"];

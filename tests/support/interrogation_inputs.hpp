@@ -34,12 +34,4 @@ struct InterrogationInputs {
   }
 };
 
-/// Every line of a JSON Lines file, parsed.
-inline std::vector<nlohmann::json> json_lines(const std::filesystem::path& file) {
-  std::vector<nlohmann::json> lines;
-  std::istringstream in(slurp(file));
-  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
-  return lines;
-}
-
 }  // namespace claimrag::testing

@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace claimrag::testing {
 
@@ -22,6 +24,14 @@ inline std::string slurp(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+/// Every line of a JSON Lines file, parsed.
+inline std::vector<nlohmann::json> json_lines(const std::filesystem::path& file) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(slurp(file));
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
 }
 
 /// Runs `claimrag <arguments>` from `working_directory` (the source folder unless given);
