@@ -19,7 +19,10 @@
 // config.verification.max_rationale; --model and --save-model are refused with it. Its record
 // (checkpoint config.json, weight checksums, label map, rule) is written to
 // verifier_meta_path(source.record_beside) when that is given.
-// Other kinds (llm, tei) are UsageErrors "not available in this build".
+// llm:URL: the LLM judge (verification/llm_judge_verifier.hpp) over the chat endpoint URL with
+// model source.llm_model; tei:URL: Text Embeddings Inference's /predict with an NLI cross-encoder
+// (verification/tei_verifier.hpp), decided by the checkpoint rule. Both reach the endpoint through
+// served::open_transport(source.served), so they record and replay the same way.
 
 #include <filesystem>
 #include <memory>
@@ -27,6 +30,7 @@
 #include <string>
 
 #include "claimrag/experiment/config.hpp"
+#include "claimrag/served/served_options.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
 
 namespace claimrag::experiment {
@@ -40,6 +44,10 @@ struct VerifierSource {
   /// The command's main output: a checkpoint verifier's record (verifier_record) is written
   /// beside it, to verifier_meta_path(record_beside). Empty: not written.
   std::filesystem::path record_beside;
+  /// llm:URL and tei:URL: the endpoint's rules, recording and replay (served.endpoint.url is set
+  /// from the spec by open_verifier).
+  served::ServedOptions served = {};
+  std::string llm_model = {};       ///< llm:URL: the model name sent to the endpoint (required)
 };
 
 /// `out` with its extension replaced by ".meta.json" ("verdicts.jsonl" → "verdicts.meta.json"):

@@ -1,0 +1,42 @@
+#pragma once
+// The OpenAI-compatible chat-completions API, as every chat backend uses it (the LLM judge,
+// answer generation, interrogation's HTTP responder): the request body, and reading the reply.
+//
+// Request: POST <url>/chat/completions with
+//   {"model", "messages": [{"role": "user", "content": prompt}], "temperature", "stream": false}
+// plus "max_tokens" when set, and, when a JSON schema is given,
+//   "response_format": {"type": "json_schema", "json_schema": {"name", "strict": true, "schema"}}
+// which llama.cpp's server, vLLM, Ollama and OpenAI honour; a server without it answers 400 or
+// ignores it, so callers always read the content as text and resolve it themselves.
+//
+// Reply: choices[0].message.content, a string. A reply whose message carries a "refusal" string
+// (OpenAI's structured-output refusals) or whose content is null is not an answer.
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "claimrag/served/exchange.hpp"
+
+namespace claimrag::served {
+
+struct ChatOptions {
+  std::string model;                        ///< required
+  double temperature = 0.0;
+  std::size_t max_tokens = 0;               ///< 0: not sent (the server's default)
+  std::optional<nlohmann::json> json_schema;  ///< sent as response_format when set
+  std::string schema_name = "answer";
+};
+
+/// The request for `prompt` (see above).
+JsonRequest chat_request(const std::string& prompt, const ChatOptions& options);
+
+/// ReplyCheck for chat completions: "" for a reply with choices[0].message.content a string, else
+/// why not ("the model refused: ...", "the reply has no choices[0].message.content").
+std::string check_chat_reply(const nlohmann::json& body);
+
+/// choices[0].message.content of a reply check_chat_reply accepted.
+std::string chat_content(const nlohmann::json& body);
+
+}  // namespace claimrag::served

@@ -1,0 +1,73 @@
+#pragma once
+// Recordings of served exchanges, for offline replay.
+//
+// A recording is JSON Lines, one exchange a line, in the order the run first asked for them:
+//   {"key": K, "url": URL, "path": "/chat/completions", "request": {...}, "reply": {...}}
+//   {"key": K, "url": URL, "path": "/predict", "request": {...}, "failed": "HTTP status 503", "status": 503}
+// K is content-addressed: exchange_key(url, request), the XXH64 (hex) of the normalized URL, the
+// path and the body serialized with sorted keys. The body holds the model, the prompt and every
+// parameter, so a request asked with another model, prompt, temperature or input has another key.
+// The API key travels in a header and is never part of a body, a key or a recording.
+//
+// A failure is recorded as a failure ("failed", the reason, and "status"), and replays as the same
+// failure, never as an answer. Asked twice in one run, an exchange is recorded once.
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "claimrag/served/exchange.hpp"
+
+namespace claimrag::served {
+
+/// The content address of `request` sent to the endpoint `url` (normalized first).
+std::string exchange_key(const std::string& url, const JsonRequest& request);
+
+/// Live exchanges through `inner`, each written to `file`: after every exchange() call the whole
+/// recording so far is rewritten atomically (io::AtomicFile), so that a command's output plan
+/// commits it with its other outputs or not at all.
+class RecordingTransport final : public Transport {
+ public:
+  RecordingTransport(std::unique_ptr<Transport> inner, std::filesystem::path file);
+  [[nodiscard]] std::vector<JsonReply> exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) override;
+  [[nodiscard]] const std::string& url() const override { return inner_->url(); }
+
+ private:
+  struct Line {
+    std::string key;
+    JsonRequest request;
+    JsonReply reply;
+  };
+  std::unique_ptr<Transport> inner_;
+  std::filesystem::path file_;
+  std::vector<Line> lines_;
+  std::unordered_map<std::string, std::size_t> line_of_key_;
+};
+
+/// Replies read from a recording, offline: nothing is sent. exchange() answers each request with
+/// the recorded reply of its key (re-checked with the caller's check, so a reply the code would
+/// refuse now is a failure now) or the recorded failure, and throws DataError naming the file, the
+/// path and the key for a request the recording lacks ("made with other inputs, model or
+/// parameters?"): filling gaps would change results silently.
+class ReplayTransport final : public Transport {
+ public:
+  /// Reads the whole file: DataError `file:line` for malformed lines or repeated keys, and for a
+  /// line whose key is not the key of its url, path and request (an edited recording).
+  /// `url` is the endpoint the command names; requests are keyed with it.
+  ReplayTransport(const std::filesystem::path& file, const std::string& url);
+  [[nodiscard]] std::vector<JsonReply> exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) override;
+  [[nodiscard]] const std::string& url() const override { return url_; }
+  /// Recorded exchanges no request has asked for so far.
+  [[nodiscard]] std::size_t unused() const;
+
+ private:
+  std::filesystem::path file_;
+  std::string url_;
+  std::unordered_map<std::string, JsonReply> replies_;
+  std::unordered_map<std::string, bool> used_;
+};
+
+}  // namespace claimrag::served
