@@ -15,7 +15,10 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "claimrag/served/exchange.hpp"
 
@@ -38,5 +41,16 @@ std::string check_chat_reply(const nlohmann::json& body);
 
 /// choices[0].message.content of a reply check_chat_reply accepted.
 std::string chat_content(const nlohmann::json& body);
+
+/// Sends chat `requests` through `transport` with check_chat_reply. A request carrying
+/// response_format that the server refuses with status 400 or 422 (no JSON-schema support) is sent
+/// once more without it, and that reply stands; the fallback is logged once per call. Replies in
+/// request order.
+std::vector<JsonReply> exchange_chat(Transport& transport, std::span<const JsonRequest> requests);
+
+/// The JSON object a model wrote in `content`: the whole text when it is one, else the first
+/// ```json (or ```) fenced block that is one, else the first balanced {...} that parses. nullopt
+/// when there is none: the caller resolves the text otherwise or counts a failure.
+std::optional<nlohmann::json> json_in_content(std::string_view content);
 
 }  // namespace claimrag::served
