@@ -13,37 +13,14 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/interrogation/http_responder.hpp"
+#include "support/fake_chat_server.hpp"
 
 namespace ci = claimrag::interrogation;
 
 namespace {
 
-/// A server on an ephemeral port of 127.0.0.1, stopped and joined on destruction.
-class FakeServer {
- public:
-  explicit FakeServer(httplib::Server::Handler handler) {
-    server_.Post("/v1/chat/completions", std::move(handler));
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~FakeServer() {
-    server_.stop();
-    thread_.join();
-  }
-  FakeServer(const FakeServer&) = delete;
-  FakeServer& operator=(const FakeServer&) = delete;
-  [[nodiscard]] std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
-
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
-};
-
-std::string completion(const std::string& content) {
-  return nlohmann::json{{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}}}}}.dump();
-}
+using FakeServer = claimrag::testing::FakeChatServer;
+using claimrag::testing::completion;
 
 ci::HttpResponderOptions options_for(const FakeServer& server) {
   ci::HttpResponderOptions options;
