@@ -8,12 +8,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 
-#include "support/fake_chat_server.hpp"
+#include "support/fake_http_server.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -30,21 +31,26 @@ namespace {
 class FakeJudge {
  public:
   FakeJudge()
-      : server_([this](const httplib::Request& request, httplib::Response& response) {
-          ++calls;
-          {
-            const std::lock_guard lock(mutex_);
-            authorization_ = request.get_header_value("Authorization");
-          }
-          const std::string prompt = nlohmann::json::parse(request.body)["messages"][0]["content"];
-          const std::string claim = prompt.substr(0, prompt.find('\n', prompt.find("Claim:")));
-          std::string content = R"({"label": "SUPPORT", "sentences": [1]})";
-          if (claim.find("cures") != std::string::npos) content = R"({"label": "CONTRADICT", "sentences": [2]})";
-          if (claim.find("broken") != std::string::npos) content = "I would rather talk about the weather.";
-          response.set_content(claimrag::testing::completion(content), "application/json");
-        }) {}
-  void stop() { server_.stop(); }
-  [[nodiscard]] std::string spec() const { return "llm:" + server_.endpoint(); }
+      : server_(std::make_unique<claimrag::testing::FakeHttpServer>(
+            "/v1/chat/completions", [this](const httplib::Request& request, httplib::Response& response) {
+              ++calls;
+              {
+                const std::lock_guard lock(mutex_);
+                authorization_ = request.get_header_value("Authorization");
+              }
+              const std::string prompt = nlohmann::json::parse(request.body)["messages"][0]["content"];
+              const std::string claim = prompt.substr(0, prompt.find('\n', prompt.find("Claim:")));
+              std::string content = R"({"label": "SUPPORT", "sentences": [1]})";
+              if (claim.find("cures") != std::string::npos) content = R"({"label": "CONTRADICT", "sentences": [2]})";
+              if (claim.find("broken") != std::string::npos) content = "I would rather talk about the weather.";
+              const nlohmann::json body{
+                  {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}}}}};
+              response.set_content(body.dump(), "application/json");
+            })),
+        spec_("llm:" + server_->url("/v1")) {}
+  /// Stops the server: nothing listens at the URL any more.
+  void stop() { server_.reset(); }
+  [[nodiscard]] const std::string& spec() const { return spec_; }
   [[nodiscard]] std::string authorization() {
     const std::lock_guard lock(mutex_);
     return authorization_;
@@ -54,7 +60,8 @@ class FakeJudge {
  private:
   std::mutex mutex_;
   std::string authorization_;
-  claimrag::testing::FakeChatServer server_;  // last: destroyed (stopped) first, before what its handler uses
+  std::unique_ptr<claimrag::testing::FakeHttpServer> server_;  // after what its handler uses: stopped first
+  std::string spec_;
 };
 
 const char* kPairs = R"({"id": "p1", "claim": "Aspirin lowers fever.", "evidence": "Aspirin lowered fever in 40 patients. It was well tolerated."}

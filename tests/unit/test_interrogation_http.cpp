@@ -11,16 +11,25 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "../support/fake_http_server.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/interrogation/http_responder.hpp"
-#include "support/fake_chat_server.hpp"
 
 namespace ci = claimrag::interrogation;
 
 namespace {
 
-using FakeServer = claimrag::testing::FakeChatServer;
-using claimrag::testing::completion;
+/// The shared fake server, serving a chat API under /v1.
+class FakeServer : public claimrag::testing::FakeHttpServer {
+ public:
+  explicit FakeServer(httplib::Server::Handler handler)
+      : FakeHttpServer("/v1/chat/completions", std::move(handler)) {}
+  [[nodiscard]] std::string endpoint() const { return url("/v1"); }
+};
+
+std::string completion(const std::string& content) {
+  return nlohmann::json{{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}}}}}.dump();
+}
 
 ci::HttpResponderOptions options_for(const FakeServer& server) {
   ci::HttpResponderOptions options;
@@ -231,6 +240,6 @@ TEST(InterrogationHttp, EachFailedAnswerKeepsItsReason) {
   Fixture fixture;
   (void)responder.respond(fixture.requests, 2);
   EXPECT_EQ(responder.failures(), 2U);
-  EXPECT_EQ(responder.failure(fixture.requests[0], 0), "HTTP status 401");
-  EXPECT_EQ(responder.failure(fixture.requests[0], 1), "HTTP status 401");
+  EXPECT_EQ(responder.failure(fixture.requests[0], 0), "HTTP status 401: unauthorized");
+  EXPECT_EQ(responder.failure(fixture.requests[0], 1), "HTTP status 401: unauthorized");
 }

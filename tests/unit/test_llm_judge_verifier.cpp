@@ -19,7 +19,7 @@
 #include "claimrag/verification/verdict_failures.hpp"
 
 // After the project's headers: included before Eigen's (through the factory's), httplib.h breaks their compilation.
-#include "support/fake_chat_server.hpp"
+#include "support/fake_http_server.hpp"
 
 namespace cv = claimrag::verification;
 namespace served = claimrag::served;
@@ -27,8 +27,17 @@ using cv::Label;
 
 namespace {
 
-using claimrag::testing::completion;
-using claimrag::testing::FakeChatServer;
+/// The shared fake server, serving a chat API under /v1.
+class FakeChatServer : public claimrag::testing::FakeHttpServer {
+ public:
+  explicit FakeChatServer(httplib::Server::Handler handler)
+      : FakeHttpServer("/v1/chat/completions", std::move(handler)) {}
+  [[nodiscard]] std::string endpoint() const { return url("/v1"); }
+};
+
+std::string completion(const std::string& content) {
+  return nlohmann::json{{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}}}}}.dump();
+}
 
 /// A server answering every request with `content`, counting the calls.
 httplib::Server::Handler answering(const std::string& content, std::atomic<int>& calls) {
