@@ -1,6 +1,7 @@
 #include "claimrag/experiment/systems/ground_answers.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "commands.hpp"
+#include "judge_flags.hpp"
 #include "options.hpp"
 
 namespace claimrag::cli {
@@ -10,6 +11,7 @@ void add_ground_command(CLI::App& root) {
     experiment::GroundRequest request;
     std::string answers, out, data, original, run, model, config;
     double support_threshold = -1, conflict_threshold = -1;
+    JudgeFlags judge;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -28,6 +30,7 @@ void add_ground_command(CLI::App& root) {
       ->check(number_in(0, 1));
   command->add_option("--conflict-threshold", options->conflict_threshold, "tau_c (default: the config's grounding.conflict_threshold)")
       ->check(number_in(0, 1));
+  add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options] {
@@ -40,8 +43,11 @@ void add_ground_command(CLI::App& root) {
     request.model = options->model;
     if (options->support_threshold >= 0) request.support_threshold = options->support_threshold;
     if (options->conflict_threshold >= 0) request.conflict_threshold = options->conflict_threshold;
-    with_outputs({.inputs = {options->answers, options->data, options->original, options->run, options->model, options->config},
-                  .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out)}},
+    const auto source = apply_judge_flags(request, options->judge, options->out);
+    with_outputs({.inputs = {options->answers, options->data, options->original, options->run, options->model, options->config,
+                             judge_prompt_input(source), source.served.replay},
+                  .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out),
+                            source.served.record}},
                  [&] { experiment::run_ground(request, config_from(options->config)); });
   });
 }

@@ -1,9 +1,38 @@
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/interrogation/command.hpp"
 #include "commands.hpp"
+#include "judge_flags.hpp"
 #include "options.hpp"
 
 namespace claimrag::cli {
+namespace {
+
+/// The built-in responder's verifier. A served one (--verifier llm:URL) takes its endpoint's rules
+/// from the flags interrogate already has for its http responder (--llm-model, --api-key-env,
+/// --timeout, --deadline, --max-reply-bytes, --retries, --concurrency) and records its exchanges
+/// beside --out (<out>.recording.jsonl); interrogate's --record stays the answers' recording.
+experiment::VerifierSource responder_verifier(const std::string& spec, const interrogation::InterrogateCommand& command) {
+  experiment::VerifierSource source;
+  source.spec = spec;
+  source.model = command.model_file;
+  source.record_beside = command.out;
+  if (!is_served_verifier(spec) || command.responder != "builtin") return source;
+  const auto& http = command.http;
+  ServedFlags flags;
+  auto& endpoint = flags.served.endpoint;
+  endpoint.api_key_variable = http.api_key_variable;
+  endpoint.timeout_seconds = http.timeout_seconds;
+  endpoint.deadline_seconds = http.deadline_seconds;
+  endpoint.max_reply_bytes = http.max_reply_bytes;
+  endpoint.retries = http.retries;
+  endpoint.backoff_seconds = http.backoff_seconds;
+  endpoint.concurrency = http.concurrency;
+  source.served = resolve_served(flags, /*served=*/true, command.out);
+  source.llm_model = http.model;
+  return source;
+}
+
+}  // namespace
 
 void add_interrogate_command(CLI::App& root) {
   auto options = std::make_shared<interrogation::InterrogateCommand>();
@@ -69,11 +98,13 @@ void add_interrogate_command(CLI::App& root) {
   command->add_option("--claims-out", options->claims_out, "JSON Lines: the claim-level verdicts");
   command->callback([options, verifier, config] {
     auto run = *options;
-    const experiment::VerifierSource source{*verifier, options->model_file, {}, {}, options->out};
+    const experiment::VerifierSource source = responder_verifier(*verifier, *options);
     const std::string config_file = *config;
     run.open_verifier = [source, config_file] { return experiment::open_verifier(source, config_from(config_file)); };
     auto files = interrogation::command_files(run);
     files.files.push_back(experiment::verifier_meta_output(*verifier, options->out));
+    files.files.push_back(source.served.record);
+    files.inputs.push_back(judge_prompt_input(source));
     with_outputs(files, [&] { interrogation::run_interrogate(run); });
   });
 }

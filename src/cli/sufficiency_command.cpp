@@ -3,6 +3,7 @@
 #include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/sufficiency/command.hpp"
 #include "commands.hpp"
+#include "judge_flags.hpp"
 #include "options.hpp"
 
 namespace claimrag::cli {
@@ -14,11 +15,14 @@ struct SufficiencyFlags {
   std::string verifier;  ///< --verifier SPEC
   experiment::VerifyRequest run;  ///< --data, --run, --split | --queries, --k, --original
   std::string config;
+  JudgeFlags judge;
+  experiment::VerifierSource source;  ///< the verifier with its served options, set before the outputs are declared
 };
 
 void run_command(SufficiencyFlags flags) {
   if (flags.command.scores.empty()) {
-    const experiment::VerifierSource source{flags.verifier, flags.command.model, {}, {}, flags.command.out};
+    experiment::VerifierSource source = flags.source;
+    source.model = flags.command.model;
     const std::string config_file = flags.config;
     flags.command.open_verifier = [source, config_file] { return experiment::open_verifier(source, config_from(config_file)); };
   } else if (!flags.command.model.empty() || !flags.verifier.empty()) {
@@ -61,13 +65,22 @@ void add_sufficiency_command(CLI::App& root) {
   command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier")
       ->required();
   command->add_option("--out", options.out, "JSON Lines: label, probabilities, score, decision and features per example")->required();
+  add_judge_flags(*command, flags->judge);
   add_config_option(*command, flags->config);
   add_threads_option(*command);
   command->callback([flags] {
-    const auto& options = flags->command;
+    auto& options = flags->command;
+    auto& source = flags->source;
+    source = {};
+    source.spec = flags->verifier;
+    source.record_beside = options.out;
+    set_served_source(source, flags->judge, options.scores.empty() ? options.out : std::filesystem::path());
+    options.max_failures = flags->judge.max_failures;
+    options.verifier_spec = flags->verifier;
     with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
-                             flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config},
-                  .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out)}},
+                             flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config,
+                             judge_prompt_input(source), source.served.replay},
+                  .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out), source.served.record}},
                  [&] { run_command(*flags); });
   });
 }

@@ -5,6 +5,7 @@
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/experiment/verification/verify_stage.hpp"
 #include "commands.hpp"
+#include "judge_flags.hpp"
 #include "options.hpp"
 
 namespace claimrag::cli {
@@ -13,6 +14,7 @@ void add_verify_command(CLI::App& root) {
   struct Options {
     experiment::VerifyRequest request;
     std::string data, split, queries, run, original, pairs, index, out, model, save_model, config;
+    JudgeFlags judge;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -33,6 +35,7 @@ void add_verify_command(CLI::App& root) {
                       "Saved verifier to use instead of the built-in one (--pairs: not one of the open setting)");
   add_verifier_option(*command, options->request.verifier);
   command->add_option("--save-model", options->save_model, "Where to save the trained verifier");
+  add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
   command->callback([options] {
     auto request = options->request;
@@ -46,10 +49,12 @@ void add_verify_command(CLI::App& root) {
     request.model = options->model;
     request.save_model = options->save_model;
     request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
+    const auto source = apply_judge_flags(request, options->judge, options->out);
     with_outputs({.inputs = {options->data, options->queries, options->run, options->pairs, options->index,
-                             options->original, options->model, options->config},
+                             options->original, options->model, options->config, judge_prompt_input(source),
+                             source.served.replay},
                   .files = {options->out, options->save_model,
-                            experiment::verifier_meta_output(options->request.verifier, options->out)}},
+                            experiment::verifier_meta_output(options->request.verifier, options->out), source.served.record}},
                  [&] { experiment::run_verify(request, config_from(options->config), std::cout); });
   });
 }

@@ -31,7 +31,9 @@ ClaimJudgement judge_claim(const verification::VerificationInput& input, const v
   const auto supports = [&](const verification::DocumentVerdict& document) {
     return !thresholds.verdict_gates_support || document.label != Label::not_enough_info;
   };
+  judgement.judged_passages = verdict.documents.size();
   for (const auto& document : verdict.documents) {
+    if (!document.failure.empty()) judgement.failed_passages.emplace_back(document.doc_id, document.failure);
     if (supports(document)) judgement.support = std::max(judgement.support, document.probabilities[static_cast<int>(Label::support)]);
     judgement.conflict = std::max(judgement.conflict, document.probabilities[static_cast<int>(Label::contradict)]);
   }

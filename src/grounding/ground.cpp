@@ -102,6 +102,11 @@ nlohmann::ordered_json grounded_answer_json(const GroundedAnswer& grounded) {
                       {"probabilities", {{"support", judgement.support}, {"conflict", judgement.conflict}}},
                       {"kept", judgement.label == ClaimLabel::supported},
                       {"citations", std::move(citations)}});
+    if (!judgement.failed_passages.empty()) {
+      auto failed = nlohmann::ordered_json::object();
+      for (const auto& [doc_id, reason] : judgement.failed_passages) failed[doc_id] = reason;
+      claims.back()["failed"] = std::move(failed);
+    }
   }
   line["claims"] = std::move(claims);
   return line;

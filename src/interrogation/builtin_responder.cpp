@@ -82,8 +82,16 @@ std::vector<std::vector<std::string>> BuiltinResponder::respond(std::span<const 
                         std::to_string(inputs.size()) + " inputs");
   }
   std::vector<std::vector<std::string>> answers(requests.size());
+  asked_ = requests;
+  failed_.assign(requests.size(), std::string());
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const auto& verdict = verdicts[request_input[i]];
+    if (!verdict.documents.empty() && !verdict.documents.front().failure.empty()) {
+      failed_[i] = verdict.documents.front().failure;
+      failures_ += samples;
+      answers[i].assign(samples, std::string());
+      continue;
+    }
     // A claim the verifier could not judge against any document is NEI, as its interface says.
     const Distribution distribution =
         verdict.documents.empty() ? Distribution{0.0, 0.0, 1.0} : verdict.documents.front().probabilities;
@@ -96,6 +104,12 @@ std::vector<std::vector<std::string>> BuiltinResponder::respond(std::span<const 
     }
   }
   return answers;
+}
+
+std::string BuiltinResponder::failure(const ProbeRequest& request, std::size_t sample) const {
+  if (asked_.empty() || &request < asked_.data() || &request >= asked_.data() + asked_.size()) return {};
+  (void)sample;  // the verifier judged the pair once: every sample failed alike
+  return failed_[static_cast<std::size_t>(&request - asked_.data())];
 }
 
 }  // namespace claimrag::interrogation

@@ -15,6 +15,7 @@
 #include "claimrag/sufficiency/aggregator.hpp"
 #include "claimrag/sufficiency/benchmark.hpp"
 #include "claimrag/sufficiency/pair_scoring.hpp"
+#include "claimrag/verification/verdict_failures.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 
 namespace claimrag::sufficiency {
@@ -117,6 +118,11 @@ nlohmann::ordered_json output_line(const Example& example, const ScoredExample& 
   nlohmann::ordered_json named;
   for (std::size_t j = 0; j < kFeatureCount; ++j) named[std::string(feature_names()[j])] = features[j];
   line["features"] = named;
+  if (!scored.failed.empty()) {
+    auto failed = nlohmann::ordered_json::array();
+    for (const auto& [passage, reason] : scored.failed) failed.push_back({{"passage", passage}, {"reason", reason}});
+    line["failed"] = std::move(failed);
+  }
   return line;
 }
 
@@ -162,6 +168,14 @@ void run_sufficiency(const SufficiencyCommand& command, const std::vector<Exampl
   } else {
     const auto verifier = command.open_verifier ? command.open_verifier() : verification::load_claim_verifier(command.model);
     scored = score_examples(*verifier, examples);
+    verification::VerdictFailures failures;
+    for (const auto& example : scored) {
+      failures.judged += example.kept.size();
+      failures.failed += example.failed.size();
+      if (failures.first_reason.empty() && !example.failed.empty()) failures.first_reason = example.failed.front().second;
+    }
+    verification::enforce_max_failures(failures, command.max_failures,
+                                       command.verifier_spec.empty() ? "builtin" : command.verifier_spec);
   }
   std::vector<SetFeatures> features;
   const auto predictions = predict_scored(aggregator, scored, &features);

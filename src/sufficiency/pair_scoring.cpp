@@ -69,6 +69,7 @@ std::vector<ScoredExample> score_examples(const verification::ClaimVerifier& ver
     if (verdicts[k].documents.size() != out.kept.size()) throw InternalError("score_examples: a verdict per passage expected");
     for (std::size_t j = 0; j < out.kept.size(); ++j) {
       const auto& document = verdicts[k].documents[j];
+      if (!document.failure.empty()) out.failed.emplace_back(out.kept[j], document.failure);
       const auto& p = document.probabilities;
       double rationale = 0;
       for (const auto& sentence : document.sentence_scores) rationale = std::max(rationale, sentence.score);

@@ -139,6 +139,11 @@ DocumentPrediction read_document(const dataset::FieldReader& claim_fields, std::
   if (object.at_key("truncated_sentences").get(value) == simdjson::SUCCESS) {
     document.truncated_sentences = count_field(claim_fields, value, "truncated_sentences", doc_id);
   }
+  if (object.at_key("failed").get(value) == simdjson::SUCCESS) {
+    std::string_view reason;
+    if (value.get_string().get(reason)) claim_fields.fail(of_document("\"failed\" is not a string", doc_id));
+    document.failure = std::string(reason);
+  }
   return document;
 }
 
@@ -211,6 +216,7 @@ void write_document(const std::string& claim_id, const DocumentPrediction& docum
   }
   if (document.retrieval_rank) out += ",\"retrieval_rank\":" + std::to_string(*document.retrieval_rank);
   if (document.truncated_sentences) out += ",\"truncated_sentences\":" + std::to_string(*document.truncated_sentences);
+  if (document.failure) out += ",\"failed\":" + json_string(*document.failure);
   out += "}";
 }
 
@@ -238,7 +244,8 @@ bool DocumentPrediction::operator==(const DocumentPrediction& other) const {
   return doc_id == other.doc_id && label == other.label && sentences == other.sentences &&
          probabilities == other.probabilities && sentence_scores.has_value() == other.sentence_scores.has_value() &&
          (!sentence_scores || same_scores(*sentence_scores, *other.sentence_scores)) &&
-         retrieval_rank == other.retrieval_rank && truncated_sentences == other.truncated_sentences;
+         retrieval_rank == other.retrieval_rank && truncated_sentences == other.truncated_sentences &&
+         failure == other.failure;
 }
 
 void check_against_abstracts(std::span<const ClaimPrediction> predictions, std::span<const dataset::Abstract> abstracts,
@@ -315,6 +322,7 @@ ClaimPrediction to_prediction(const ClaimVerdict& verdict, const VerificationInp
     document.probabilities = source.probabilities;
     document.sentence_scores = source.sentence_scores;
     document.truncated_sentences = source.truncated_sentences;
+    if (!source.failure.empty()) document.failure = source.failure;
     if (input != nullptr) {
       const auto& evidence = input->documents[d];
       if (evidence.doc_id != source.doc_id) {

@@ -86,6 +86,7 @@ nlohmann::ordered_json claim_verdict_json(const VerificationInput& input, const 
                          {"rationale", rationale_json(source, document)},
                          {"truncated_sentences", document.truncated_sentences}});
     if (document.nei_threshold) documents.back()["nei_threshold"] = *document.nei_threshold;
+    if (!document.failure.empty()) documents.back()["failed"] = document.failure;
   }
   nlohmann::ordered_json object{{"claim", input.claim}, {"not_enough_evidence", not_enough_evidence(verdict)}};
   if (!verdict.reason.empty()) object["reason"] = verdict.reason;
@@ -106,6 +107,7 @@ std::string claim_verdict_text(const VerificationInput& input, const ClaimVerdic
       text << "  P(" << label_name(label) << ") " << fixed(document.probabilities[static_cast<std::size_t>(label)], 3);
     }
     text << "\n";
+    if (!document.failure.empty()) text << "    not judged: " << document.failure << "\n";
     // The rule beside the verdict, so that "P(SUPPORT) 0.52, NOT_ENOUGH_INFO" reads as what it is.
     if (document.nei_threshold) {
       text << "    (NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= " << fixed(*document.nei_threshold, 3)

@@ -107,7 +107,7 @@ TEST(CliInterrogate, BadInputExitsWithTheDocumentedCodes) {
                                         inputs.probes.string() + " --responder builtin --verifier llm:http://127.0.0.1:9/v1" + out,
                                     inputs.folder.path());
   EXPECT_EQ(builtin.exit_code, 2);
-  EXPECT_NE(builtin.err.find("not available in this build"), std::string::npos) << builtin.err;
+  EXPECT_NE(builtin.err.find("needs --llm-model"), std::string::npos) << builtin.err;
   const auto no_slot = inputs.folder.write("bad.json", R"({"probes": [{"id": "o", "original": true, "template": "True?"}]})");
   const auto slot = run_claimrag("interrogate --pairs " + inputs.pairs.string() + " --probes " + no_slot.string() +
                                      " --responder recorded:" + inputs.recording.string() + out,

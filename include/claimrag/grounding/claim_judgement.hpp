@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "claimrag/verification/claim_verifier.hpp"
@@ -63,6 +64,10 @@ struct ClaimJudgement {
   double support = 0.0;   ///< s
   double conflict = 0.0;  ///< c
   std::vector<Citation> citations;
+  std::size_t judged_passages = 0;  ///< passages the verifier was asked about
+  /// (doc_id, why) of the passages the verifier could not judge (DocumentVerdict::failure): they
+  /// count as NOT_ENOUGH_INFO with P(NOT_ENOUGH_INFO) 1, supporting and contradicting nothing.
+  std::vector<std::pair<std::string, std::string>> failed_passages = {};
 };
 
 /// The label of `s` and `c` by the rule above.

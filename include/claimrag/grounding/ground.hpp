@@ -66,7 +66,8 @@ std::vector<GroundedAnswer> ground_answers(const verification::ClaimVerifier& ve
 ///   {"id", "answer": kept answer, "refused", "reason"?, "partial_hallucination": {"before", "after"},
 ///    "claims": [{"index", "text", "begin", "end", "label", "confidence",
 ///                "probabilities": {"support": s, "conflict": c}, "kept",
-///                "citations": [{"doc_id", "probability", "sentences": [{"index", "text", "score"}]}]}]}
+///                "citations": [{"doc_id", "probability", "sentences": [{"index", "text", "score"}]}],
+///                "failed"?: {doc_id: why the verifier could not judge that passage}}]}
 nlohmann::ordered_json grounded_answer_json(const GroundedAnswer& grounded);
 
 }  // namespace claimrag::grounding

@@ -16,8 +16,15 @@
 //
 // Paraphrases of one question differ only in their samples: the verifier reads the claim and the
 // abstract, not the wording of the question.
+//
+// A pair the verifier could not judge (DocumentVerdict::failure: a served judge's failed exchange
+// or unreadable answer) gets no answer: its samples are empty text, counted in failures() with the
+// verifier's reason in failure(), so that interrogate's --max-failures holds them.
 
 #include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "claimrag/interrogation/responder.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
@@ -35,10 +42,15 @@ class BuiltinResponder final : public Responder {
   BuiltinResponder(const verification::ClaimVerifier& verifier, BuiltinResponderOptions options);
   [[nodiscard]] std::vector<std::vector<std::string>> respond(std::span<const ProbeRequest> requests,
                                                               std::size_t samples) override;
+  [[nodiscard]] std::size_t failures() const override { return failures_; }
+  [[nodiscard]] std::string failure(const ProbeRequest& request, std::size_t sample) const override;
 
  private:
   const verification::ClaimVerifier& verifier_;
   BuiltinResponderOptions options_;
+  std::size_t failures_ = 0;
+  std::span<const ProbeRequest> asked_;  ///< the requests of the last respond()
+  std::vector<std::string> failed_;      ///< per request of the last respond(): the verifier's failure, or ""
 };
 
 /// The label drawn for a uniform number u in [0, 1) from `probabilities` at `temperature`.

@@ -7,7 +7,10 @@
 // a reproduction). One output line per example, in input order:
 //   {"id", "label", "probabilities": {"Supported", "Refuted", "Insufficient"}, "score" (s),
 //    "uncertainty" (u), "decision": "answer"|"abstain", "reason" (only when unjudged),
-//    "passages", "duplicates_removed", "blank_removed", "features": {name: value}}
+//    "passages", "duplicates_removed", "blank_removed", "features": {name: value},
+//    "failed" (only when the verifier could not judge a passage): [{"passage": index, "reason"}]}
+// More pairs the verifier could not judge than `max_failures` allows fail the command, nothing
+// written (verification/verdict_failures.hpp).
 // `scores`: JSON Lines {"id", "pairs": [[support, refute, neutral(, rationale)], ...]}, one pair
 // per evidence passage in order, for every example id; each distribution finite, in [0, 1] and
 // summing to 1 within 1e-6 (a NaN or infinity is not JSON and fails as such): DataError
@@ -41,6 +44,8 @@ struct SufficiencyCommand {
   std::filesystem::path scores;      ///< precomputed pair scores
   std::filesystem::path aggregator;
   std::filesystem::path out;
+  double max_failures = 0.0;         ///< share of pairs the verifier may fail to judge
+  std::string verifier_spec = {};    ///< --verifier, for the failure message
 };
 
 /// Runs `sufficiency` on `command.examples`: inputs are read and checked before any model is

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "claimrag/dataset/scifact.hpp"
@@ -29,6 +30,9 @@ struct ScoredExample {
   std::size_t duplicates_removed = 0;
   std::size_t blank_removed = 0;
   std::string reason;                  ///< non-empty when the example could not be judged
+  /// (index into Example::evidence, why) of the kept passages the verifier could not judge
+  /// (DocumentVerdict::failure): their pair is (0, 0, 1), counted against --max-failures.
+  std::vector<std::pair<std::size_t, std::string>> failed = {};
 };
 
 /// A passage as compared for duplicates: without the whitespace around it.

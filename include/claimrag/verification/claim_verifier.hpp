@@ -61,6 +61,10 @@ struct DocumentVerdict {
   /// The decision rule's θ when the verifier has one: NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) ≥ θ,
   /// else the likelier of SUPPORT and CONTRADICT. Empty for a verifier deciding otherwise.
   std::optional<double> nei_threshold;
+  /// Why the verifier could not judge this pair; empty when it did. A failed verdict is
+  /// NOT_ENOUGH_INFO with probabilities (0, 0, 1), written as "failed" and counted, never taken
+  /// for a judgement (verification/verdict_failures.hpp).
+  std::string failure = {};
 };
 
 /// The verdicts on one claim: one per input document, in input order. `reason` says why a claim

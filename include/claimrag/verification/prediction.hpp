@@ -7,11 +7,12 @@
 //                                        "sentences": [i, ...],
 //                                        "probabilities": {"SUPPORT": p, "CONTRADICT": p, "NOT_ENOUGH_INFO": p},
 //                                        "sentence_scores": [[i, s], ...],
-//                                        "retrieval_rank": r, "truncated_sentences": t}},
+//                                        "retrieval_rank": r, "truncated_sentences": t,
+//                                        "failed": "..."}},
 //    "reason": "..."}
 //
-// "probabilities", "sentence_scores", "retrieval_rank", "truncated_sentences" and "reason" are
-// optional; the scorer reads only "id", "label" and "sentences". Unknown extra fields are accepted
+// "probabilities", "sentence_scores", "retrieval_rank", "truncated_sentences", "failed" (why the
+// verifier could not judge the pair: DocumentVerdict::failure) and "reason" are optional; the scorer reads only "id", "label" and "sentences". Unknown extra fields are accepted
 // and ignored. Sentence indices are positions in the `abstract` array of original/corpus.jsonl;
 // "sentences" is in prediction order (the official abstract-level metric reads its first 3).
 
@@ -37,6 +38,7 @@ struct DocumentPrediction {
   std::optional<std::vector<SentenceScore>> sentence_scores;     ///< as the producer ordered them
   std::optional<std::size_t> retrieval_rank;                     ///< 1-based
   std::optional<std::size_t> truncated_sentences;
+  std::optional<std::string> failure = {};                       ///< written as "failed"
   /// Field by field; doubles compare with == (so 0.0 equals -0.0).
   bool operator==(const DocumentPrediction& other) const;
 };

@@ -16,7 +16,8 @@
 // and the selector's score); `truncated_sentences` counts the evidence sentences cut to the
 // model's maximum length, so a verdict on a shortened text is never mistaken for a whole one.
 // "reason" is added when the verifier gave one (a claim without a word: NOT_ENOUGH_INFO,
-// wordless_claims.hpp).
+// wordless_claims.hpp), "failed" when it could not judge the pair (DocumentVerdict::failure:
+// NOT_ENOUGH_INFO with probabilities (0, 0, 1), not a judgement).
 
 #include <filesystem>
 #include <nlohmann/json.hpp>

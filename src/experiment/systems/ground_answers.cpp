@@ -6,6 +6,7 @@
 #include "claimrag/grounding/answers_file.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
+#include "claimrag/verification/verdict_failures.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -41,9 +42,23 @@ GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& c
   const auto answers = grounding::read_answers(
       request.answers, {passages ? &*passages : nullptr, run ? &*run : nullptr, request.k});
 
-  const auto verifier = open_verifier({request.verifier, request.model, request.original, {}, request.out}, config);
+  const auto verifier = open_verifier({request.verifier, request.model, request.original, {}, request.out, request.served,
+                                       request.llm_model, request.llm_prompt},
+                                      config);
   const auto grounded = grounding::ground_answers(*verifier, answers, thresholds);
+  verification::VerdictFailures failures;
+  for (const auto& answer : grounded) {
+    for (const auto& claim : answer.claims) {
+      failures.judged += claim.judgement.judged_passages;
+      failures.failed += claim.judgement.failed_passages.size();
+      if (failures.first_reason.empty() && !claim.judgement.failed_passages.empty()) {
+        failures.first_reason = claim.judgement.failed_passages.front().second;
+      }
+    }
+  }
+  verification::enforce_max_failures(failures, request.max_failures, request.verifier);
   GroundSummary summary;
+  summary.failed_passages = failures.failed;
   io::AtomicFile file(request.out);
   for (const auto& answer : grounded) {
     file.stream() << grounding::grounded_answer_json(answer).dump() << '\n';
@@ -55,9 +70,10 @@ GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& c
     summary.partial_after += answer.partial_after ? 1 : 0;
   }
   file.commit();
-  spdlog::info("{} answers, {} claims: {} kept, {} answers refused; partial hallucinations {} before, {} after (tau_s {}, tau_c {}) -> {}",
+  spdlog::info("{} answers, {} claims: {} kept, {} answers refused; partial hallucinations {} before, {} after (tau_s {}, "
+               "tau_c {}); {} passages not judged -> {}",
                summary.answers, summary.claims, summary.kept_claims, summary.refused, summary.partial_before,
-               summary.partial_after, thresholds.support, thresholds.conflict, request.out.string());
+               summary.partial_after, thresholds.support, thresholds.conflict, summary.failed_passages, request.out.string());
   return summary;
 }
 

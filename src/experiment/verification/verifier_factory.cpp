@@ -7,10 +7,12 @@
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
+#include "claimrag/interrogation/resolution.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/pretrained/text_model.hpp"
+#include "claimrag/served/served_options.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
 #include "claimrag/verification/cross_fitted.hpp"
 #include "claimrag/verification/label_features.hpp"
@@ -128,7 +130,64 @@ std::unique_ptr<verification::ClaimVerifier> open_stacked_verifier(const Verifie
   return verification::make_stacked_verifier(std::move(builtin), std::move(checkpoint), model);
 }
 
+fs::path judge_prompt_file(const VerifierSource& source) {
+  return source.llm_prompt.empty() ? fs::path(kDefaultJudgePrompt) : source.llm_prompt;
+}
+
+void write_verifier_meta(const VerifierSource& source, const ExperimentConfig& config) {
+  if (source.record_beside.empty()) return;
+  const auto file = verifier_meta_path(source.record_beside);
+  const nlohmann::ordered_json meta{{"program", "claimrag"}, {"version", CLAIMRAG_VERSION},
+                                    {"verifier", verifier_record(source, config)}};
+  io::write_file_atomically(file, io::json_text(meta, file.string(), 2) + "\n");
+}
+
+// The LLM judge over the chat endpoint of `spec`, through the transport its served options open
+// (live, recording or replaying).
+std::unique_ptr<verification::ClaimVerifier> open_llm_judge(const VerifierSource& source,
+                                                            const verification::VerifierSpec& spec) {
+  if (!source.model.empty() || !source.save_model.empty()) {
+    throw UsageError("--model and --save-model name a built-in verifier's file; --verifier " + verification::to_string(spec) +
+                     " is a served judge");
+  }
+  if (source.llm_model.empty()) {
+    throw UsageError("--verifier " + verification::to_string(spec) + " needs --llm-model NAME (the model the endpoint serves)");
+  }
+  const fs::path prompt = judge_prompt_file(source);
+  verification::LlmJudgeOptions options{.model = source.llm_model,
+                                        .prompt_template = verification::load_judge_prompt(prompt),
+                                        .temperature = 0.0,
+                                        .resolve_text = judge_text_resolution()};
+  served::ServedOptions served = source.served;
+  served.endpoint.url = spec.location;
+  auto transport = served::open_transport(served);
+  spdlog::info("LLM judge: model {} at {}, prompt {}, temperature 0{}", source.llm_model, transport->url(), prompt.string(),
+               !served.replay.empty()   ? ", replayed from " + served.replay.string()
+               : !served.record.empty() ? ", recorded to " + served.record.string()
+                                        : std::string());
+  return std::make_unique<verification::LlmJudgeVerifier>(std::move(transport), std::move(options));
+}
+
 }  // namespace
+
+verification::JudgeTextResolver judge_text_resolution() {
+  return [](std::string_view text, std::string_view claim) -> std::optional<verification::Label> {
+    const interrogation::Probe probe{.id = "judge",
+                                     .template_text = "Does the evidence support the claim {claim}?",
+                                     .asks_false = false,
+                                     .negated_claim = false,
+                                     .form = interrogation::ProbeForm::question,
+                                     .original = true};
+    const auto resolution = interrogation::resolve_response(probe, text, claim);
+    if (!resolution.resolved) return std::nullopt;
+    switch (resolution.answer) {
+      case interrogation::Answer::support: return verification::Label::support;
+      case interrogation::Answer::refute: return verification::Label::contradict;
+      case interrogation::Answer::neutral: return verification::Label::not_enough_info;
+    }
+    return std::nullopt;
+  };
+}
 
 verification::CheckpointVerifierOptions checkpoint_verifier_options(const ExperimentConfig& config) {
   const auto& checkpoint = config.verification.checkpoint;
@@ -154,6 +213,13 @@ nlohmann::ordered_json verifier_record(const VerifierSource& source, const Exper
   const verification::VerifierSpec spec = verification::parse_verifier_spec(source.spec.empty() ? "builtin" : source.spec);
   nlohmann::ordered_json record;
   record["spec"] = verification::to_string(spec);
+  if (spec.kind == verification::VerifierKind::llm) {
+    const fs::path prompt = judge_prompt_file(source);
+    record["model"] = source.llm_model;
+    record["prompt"] = {{"file", prompt.string()}, {"xxh64", io::file_checksum(prompt)}};
+    record["temperature"] = 0.0;
+    return record;
+  }
   if (spec.kind != verification::VerifierKind::checkpoint) return record;
   const auto options = checkpoint_verifier_options(config);
   // From the files alone: the checkpoint's weights are not loaded a second time to describe them.
@@ -179,7 +245,9 @@ fs::path verifier_meta_path(const fs::path& out) {
 }
 
 fs::path verifier_meta_output(const std::string& spec, const fs::path& out) {
-  if (spec.empty() || out.empty() || verification::parse_verifier_spec(spec).kind != verification::VerifierKind::checkpoint) return {};
+  if (spec.empty() || out.empty()) return {};
+  const auto kind = verification::parse_verifier_spec(spec).kind;
+  if (kind != verification::VerifierKind::checkpoint && kind != verification::VerifierKind::llm) return {};
   return verifier_meta_path(out);
 }
 
@@ -198,12 +266,12 @@ std::unique_ptr<verification::ClaimVerifier> open_verifier(const VerifierSource&
     }
     auto verifier = config.verification.checkpoint.stacked ? open_stacked_verifier(source, spec.location, config)
                                                            : open_checkpoint_verifier(spec.location, config);
-    if (!source.record_beside.empty()) {
-      const auto file = verifier_meta_path(source.record_beside);
-      const nlohmann::ordered_json meta{{"program", "claimrag"}, {"version", CLAIMRAG_VERSION},
-                                        {"verifier", verifier_record(source, config)}};
-      io::write_file_atomically(file, io::json_text(meta, file.string(), 2) + "\n");
-    }
+    write_verifier_meta(source, config);
+    return verification::guard_wordless_claims(std::move(verifier));
+  }
+  if (spec.kind == verification::VerifierKind::llm) {
+    auto verifier = open_llm_judge(source, spec);
+    write_verifier_meta(source, config);
     return verification::guard_wordless_claims(std::move(verifier));
   }
   if (spec.kind != verification::VerifierKind::builtin) {

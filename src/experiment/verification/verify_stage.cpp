@@ -13,6 +13,7 @@
 #include "claimrag/verification/prediction.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
+#include "claimrag/verification/verdict_failures.hpp"
 #include "claimrag/verification/verdict_report.hpp"
 #include "claimrag/verification/verification_pairs.hpp"
 #include "claimrag/verification/verify_inputs.hpp"
@@ -144,6 +145,9 @@ VerifySummary deliver_verdicts(const verification::ClaimVerifier& verifier, cons
     summary.not_enough_evidence += verification::not_enough_evidence(verdict) ? 1 : 0;
   }
   summary.truncated_sentences = verification::truncated_sentence_count(verdicts);
+  const auto failures = verification::count_failures(verdicts);
+  verification::enforce_max_failures(failures, request.max_failures, request.verifier);
+  summary.failed = failures.failed;
   switch (verify_mode(request)) {
     case VerifyMode::pairs:
       verification::write_pair_verdicts(request.out, inputs, verdicts);
@@ -198,7 +202,9 @@ std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& r
   const bool builtin = request.verifier.empty() ||
                        verification::parse_verifier_spec(request.verifier).kind == verification::VerifierKind::builtin;
   if (verify_mode(request) == VerifyMode::pairs || !builtin) {
-    return open_verifier({request.verifier, request.model, request.original, request.save_model, request.out}, config);
+    return open_verifier({request.verifier, request.model, request.original, request.save_model, request.out, request.served,
+                          request.llm_model, request.llm_prompt},
+                         config);
   }
   const auto& options = config.verification.options;
   if (!request.model.empty()) return verification::guard_wordless_claims(verification::load_claim_verifier(request.model, &options));
@@ -218,8 +224,8 @@ VerifySummary run_verify(const VerifyRequest& request, const ExperimentConfig& c
   const auto inputs = verify_inputs(request, config);
   const auto verifier = verifier_for(request, config);
   const auto summary = deliver_verdicts(*verifier, request, inputs, out);
-  spdlog::info("{} claims, {} documents verified; {} without documents, {} with not enough evidence{}", summary.claims,
-               summary.documents, summary.claims_without_documents, summary.not_enough_evidence,
+  spdlog::info("{} claims, {} documents verified; {} without documents, {} with not enough evidence, {} pairs not judged{}",
+               summary.claims, summary.documents, summary.claims_without_documents, summary.not_enough_evidence, summary.failed,
                request.out.empty() ? std::string() : " -> " + request.out.string());
   return summary;
 }

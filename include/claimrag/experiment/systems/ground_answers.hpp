@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "claimrag/experiment/config.hpp"
+#include "claimrag/served/served_options.hpp"
 
 namespace claimrag::experiment {
 
@@ -24,6 +25,10 @@ struct GroundRequest {
   std::filesystem::path model;     ///< a verifier saved by `verify --save-model` or the reproduction; empty: the free-text one
   std::optional<double> support_threshold;   ///< τ_s; absent: grounding.support_threshold
   std::optional<double> conflict_threshold;  ///< τ_c; absent: grounding.conflict_threshold
+  served::ServedOptions served = {};         ///< a served --verifier's endpoint rules, recording, replay
+  std::string llm_model = {};                ///< --verifier llm:URL: the model name
+  std::filesystem::path llm_prompt = {};     ///< --verifier llm:URL: the prompt template; empty: the default
+  double max_failures = 0.0;                 ///< share of (claim, passage) pairs the verifier may fail to judge
 };
 
 /// What grounding did.
@@ -34,10 +39,12 @@ struct GroundSummary {
   std::size_t refused = 0;
   std::size_t partial_before = 0;
   std::size_t partial_after = 0;
+  std::size_t failed_passages = 0;  ///< (claim, passage) pairs the verifier could not judge
 };
 
 /// UsageError for a missing --answers or --out, a --run without --data, --k 0 or a
-/// threshold outside [0, 1]; DataError (file:line) for bad input.
+/// threshold outside [0, 1]; DataError (file:line) for bad input, and when more (claim, passage)
+/// pairs than max_failures allows could not be judged (nothing written).
 GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& config);
 
 }  // namespace claimrag::experiment

@@ -32,6 +32,7 @@
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/served/served_options.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
+#include "claimrag/verification/llm_judge_verifier.hpp"
 
 namespace claimrag::experiment {
 
@@ -48,13 +49,19 @@ struct VerifierSource {
   /// from the spec by open_verifier).
   served::ServedOptions served = {};
   std::string llm_model = {};       ///< llm:URL: the model name sent to the endpoint (required)
+  /// llm:URL: the judge's prompt template (--prompt); empty: kDefaultJudgePrompt.
+  std::filesystem::path llm_prompt = {};
 };
+
+/// The LLM judge's prompt when --prompt is not given, relative to the working directory as the
+/// other files under configs/ are.
+inline constexpr const char* kDefaultJudgePrompt = "configs/prompts/verifier_judge.txt";
 
 /// `out` with its extension replaced by ".meta.json" ("verdicts.jsonl" → "verdicts.meta.json"):
 /// where a command using a checkpoint verifier records it. Commands declare it among their outputs.
 std::filesystem::path verifier_meta_path(const std::filesystem::path& out);
 
-/// verifier_meta_path(out) when `spec` names a checkpoint and `out` is given, else empty: the
+/// verifier_meta_path(out) when `spec` names a checkpoint or an LLM judge and `out` is given, else empty: the
 /// output a command declares for it (io/output_plan.hpp skips empty paths).
 std::filesystem::path verifier_meta_output(const std::string& spec, const std::filesystem::path& out);
 
@@ -67,8 +74,15 @@ std::unique_ptr<verification::ClaimVerifier> open_checkpoint_verifier(const std:
 
 /// What an output records about the verifier `source` names: {"spec"}, and for a checkpoint also
 /// "checkpoint" (NliCheckpoint::record(): folder, config.json, the weight files' XXH64, labels) and
-/// "rule" (premise, threshold, max_rationale, max_length).
+/// "rule" (premise, threshold, max_rationale, max_length); for an LLM judge "model", "prompt" (the
+/// file and its XXH64) and "temperature".
 nlohmann::ordered_json verifier_record(const VerifierSource& source, const ExperimentConfig& config);
+
+/// How the LLM judge reads an answer without JSON or a label name (llm_judge_verifier.hpp, step 2):
+/// the project's response resolution (interrogation/resolution.hpp), as an answer to "does the
+/// evidence support the claim?": yes is SUPPORT, no CONTRADICT, a hedge NOT_ENOUGH_INFO, anything
+/// unresolved no label (a counted failure).
+verification::JudgeTextResolver judge_text_resolution();
 
 /// The cache folder as described above; empty when neither variable is set.
 std::filesystem::path verifier_cache_folder();

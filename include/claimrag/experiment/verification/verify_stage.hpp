@@ -20,6 +20,7 @@
 
 #include "claimrag/experiment/retrieval/bm25_stage.hpp"
 #include "claimrag/experiment/config.hpp"
+#include "claimrag/served/served_options.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
 
 namespace claimrag::experiment {
@@ -40,6 +41,10 @@ struct VerifyRequest {
   std::filesystem::path model;       ///< a saved verifier to load instead of training one
   std::filesystem::path save_model;  ///< where to save the trained verifier (optional)
   bool log_progress = true;
+  served::ServedOptions served = {};       ///< a served --verifier's endpoint rules, recording, replay
+  std::string llm_model = {};              ///< --verifier llm:URL: the model name
+  std::filesystem::path llm_prompt = {};   ///< --verifier llm:URL: the prompt template; empty: the default
+  double max_failures = 0.0;               ///< share of pairs the verifier may fail to judge (verdict_failures.hpp)
 };
 
 enum class VerifyMode { run, pairs, claim };
@@ -61,11 +66,14 @@ struct VerifySummary {
   std::size_t claims_without_documents = 0;  ///< NEI with reason "no retrieved abstract"
   std::size_t not_enough_evidence = 0;       ///< claims with no SUPPORT or CONTRADICT document
   std::size_t truncated_sentences = 0;
+  std::size_t failed = 0;                    ///< pairs the verifier could not judge (written as failed)
 };
 
 /// Verifies `inputs` and delivers the verdicts as the request's mode says: the prediction file or
 /// the pair lines written atomically to request.out, or the claim's verdict on `out`. Logs one
-/// warning with the count when sentences were cut to the model's maximum length.
+/// warning with the count when sentences were cut to the model's maximum length. Pairs the
+/// verifier could not judge are checked against request.max_failures first (DataError, nothing
+/// written, when there are more).
 VerifySummary deliver_verdicts(const verification::ClaimVerifier& verifier, const VerifyRequest& request,
                                std::span<const verification::VerificationInput> inputs, std::ostream& out);
 
