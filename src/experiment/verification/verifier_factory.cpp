@@ -15,6 +15,7 @@
 #include "claimrag/verification/cross_fitted.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
 #include "claimrag/verification/stacked_verifier.hpp"
+#include "claimrag/verification/tei_verifier.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
 #include "claimrag/verification/wordless_claims.hpp"
@@ -121,6 +122,33 @@ std::unique_ptr<verification::ClaimVerifier> open_stacked_verifier(const Verifie
   return verification::make_stacked_verifier(std::move(builtin), std::move(checkpoint), model);
 }
 
+// What the verifier is, beside the command's main output (verifier_meta_path), when it has one.
+void write_verifier_meta(const VerifierSource& source, const ExperimentConfig& config) {
+  if (source.record_beside.empty()) return;
+  const auto file = verifier_meta_path(source.record_beside);
+  const nlohmann::ordered_json meta{{"program", "claimrag"}, {"version", CLAIMRAG_VERSION},
+                                    {"verifier", verifier_record(source, config)}};
+  io::write_file_atomically(file, io::json_text(meta, file.string(), 2) + "\n");
+}
+
+// tei:URL: the checkpoint rule over /predict's distributions, through the served transport.
+std::unique_ptr<verification::ClaimVerifier> open_tei_verifier(const VerifierSource& source, const std::string& url,
+                                                               const ExperimentConfig& config) {
+  if (!source.model.empty() || !source.save_model.empty()) {
+    throw UsageError("--model and --save-model name a built-in verifier's file; --verifier tei:" + url +
+                     " asks the served model");
+  }
+  served::ServedOptions served = source.served;
+  served.endpoint.url = url;
+  const verification::TeiVerifierOptions options{checkpoint_verifier_options(config).rule,
+                                                 config.verification.checkpoint.batch_size};
+  auto verifier = verification::make_tei_verifier(served::open_transport(served), options);
+  spdlog::info("served verifier: Text Embeddings Inference at {}, premise {}, threshold {}, {} pairs a request", url,
+               verification::premise_unit_name(options.rule.premise), options.rule.threshold, options.batch_size);
+  write_verifier_meta(source, config);
+  return verification::guard_wordless_claims(std::move(verifier));
+}
+
 }  // namespace
 
 verification::CheckpointVerifierOptions checkpoint_verifier_options(const ExperimentConfig& config) {
@@ -147,8 +175,15 @@ nlohmann::ordered_json verifier_record(const VerifierSource& source, const Exper
   const verification::VerifierSpec spec = verification::parse_verifier_spec(source.spec.empty() ? "builtin" : source.spec);
   nlohmann::ordered_json record;
   record["spec"] = verification::to_string(spec);
-  if (spec.kind != verification::VerifierKind::checkpoint) return record;
   const auto options = checkpoint_verifier_options(config);
+  if (spec.kind == verification::VerifierKind::tei) {
+    record["rule"] = {{"premise", verification::premise_unit_name(options.rule.premise)},
+                      {"threshold", options.rule.threshold},
+                      {"max_rationale", options.rule.max_rationale}};
+    record["batch_size"] = config.verification.checkpoint.batch_size;
+    return record;
+  }
+  if (spec.kind != verification::VerifierKind::checkpoint) return record;
   // From the files alone: the checkpoint's weights are not loaded a second time to describe them.
   auto checkpoint = pretrained::checkpoint_files_record(spec.location);
   const auto model_config = pretrained::read_model_config(spec.location);
@@ -172,7 +207,9 @@ fs::path verifier_meta_path(const fs::path& out) {
 }
 
 fs::path verifier_meta_output(const std::string& spec, const fs::path& out) {
-  if (spec.empty() || out.empty() || verification::parse_verifier_spec(spec).kind != verification::VerifierKind::checkpoint) return {};
+  if (spec.empty() || out.empty()) return {};
+  const auto kind = verification::parse_verifier_spec(spec).kind;
+  if (kind != verification::VerifierKind::checkpoint && kind != verification::VerifierKind::tei) return {};
   return verifier_meta_path(out);
 }
 
@@ -191,14 +228,10 @@ std::unique_ptr<verification::ClaimVerifier> open_verifier(const VerifierSource&
     }
     auto verifier = config.verification.checkpoint.stacked ? open_stacked_verifier(source, spec.location, config)
                                                            : open_checkpoint_verifier(spec.location, config);
-    if (!source.record_beside.empty()) {
-      const auto file = verifier_meta_path(source.record_beside);
-      const nlohmann::ordered_json meta{{"program", "claimrag"}, {"version", CLAIMRAG_VERSION},
-                                        {"verifier", verifier_record(source, config)}};
-      io::write_file_atomically(file, io::json_text(meta, file.string(), 2) + "\n");
-    }
+    write_verifier_meta(source, config);
     return verification::guard_wordless_claims(std::move(verifier));
   }
+  if (spec.kind == verification::VerifierKind::tei) return open_tei_verifier(source, spec.location, config);
   if (spec.kind != verification::VerifierKind::builtin) {
     throw UsageError("--verifier " + verification::to_string(spec) + ": this kind of verifier is not available in this build "
                      "(use builtin)");
