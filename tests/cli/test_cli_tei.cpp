@@ -1,0 +1,190 @@
+// Text Embeddings Inference end to end: `rerank --cross-encoder tei:URL` and `index` / `retrieve`
+// with `--encoder tei:URL` against a fake server on 127.0.0.1 answering with the committed tiny
+// checkpoints give the bytes the same checkpoints give from their folders; each run is recorded
+// (beside --out; inside the index folder for `index`), replays with the server stopped to the same
+// bytes, and a replay lacking a request fails with exit code 3 and writes nothing.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/fake_tei.hpp"
+#include "support/run_binary.hpp"
+#include "support/temp_folder.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using claimrag::testing::FakeTeiServer;
+using claimrag::testing::run_claimrag;
+using claimrag::testing::slurp;
+using claimrag::testing::TempFolder;
+using nlohmann::json;
+
+const std::string kModels = std::string(CLAIMRAG_SOURCE_DIR) + "/tests/fixtures/pretrained/models/";
+const std::string kEncoder = kModels + "bert-embedding-sharded";
+const std::string kReranker = kModels + "bert-reranker-f16";
+const std::string kTiny = "data/fixtures/tiny-beir";
+// Short waits: the fake answers at once, and a stopped server refuses the connection.
+const std::string kQuick = " --timeout 5 --deadline 10 --retries 0";
+
+std::unique_ptr<FakeTeiServer> serving(const claimrag::pretrained::TextModel& reranker, const claimrag::pretrained::TextModel& encoder) {
+  return std::make_unique<FakeTeiServer>([&](const std::string& path, const json& body) {
+    return path == "/rerank" ? claimrag::testing::rerank_with_checkpoint(reranker, body)
+                             : claimrag::testing::embed_with_checkpoint(encoder, body);
+  });
+}
+
+TEST(CliTei, RerankMatchesTheFolderRecordsAndReplaysOffline) {
+  TempFolder folder;
+  const claimrag::pretrained::TextModel reranker(kReranker), encoder(kEncoder);
+  auto server = serving(reranker, encoder);
+  const std::string url = server->url();
+  const auto input = folder.write("bm25.trec", "q1 Q0 d6 1 3.0 bm25\nq1 Q0 d1 2 2.0 bm25\nq1 Q0 d3 3 1.0 bm25\n"
+                                               "q2 Q0 d2 1 2.0 bm25\nq2 Q0 d4 2 1.0 bm25\n");
+  const std::string common = "--quiet rerank --data " + kTiny + " --run " + input.string() + " --rerank-depth 2";
+  const auto local = folder.path() / "local.trec";
+  ASSERT_EQ(run_claimrag(common + " --cross-encoder " + kReranker + " --out " + local.string(), folder.path()).exit_code, 0);
+
+  const std::string served_flags = " --cross-encoder tei:" + url + " --batch-size 1" + kQuick;
+  const auto served = folder.path() / "served.trec";
+  const auto live = run_claimrag(common + served_flags + " --out " + served.string(), folder.path());
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  EXPECT_EQ(slurp(served), slurp(local));
+  EXPECT_EQ(server->received().size(), 4U);  // two heads of two, one text a request
+  for (const auto& body : server->received()) EXPECT_EQ(body["texts"].size(), 1U);
+  const auto recording = folder.path() / "served.recording.jsonl";
+  ASSERT_TRUE(fs::exists(recording));
+  EXPECT_EQ(claimrag::testing::json_lines(recording).size(), 4U);
+  server.reset();  // offline from here
+
+  const auto replayed = folder.path() / "replayed.trec";
+  const auto replay = run_claimrag(common + served_flags + " --replay " + recording.string() + " --out " + replayed.string(),
+                                   folder.path());
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_EQ(slurp(replayed), slurp(local));
+  EXPECT_FALSE(fs::exists(folder.path() / "replayed.recording.jsonl"));  // a replay is not recorded again
+
+  // A deeper head asks for pairs the recording lacks: exit 3, nothing written.
+  const auto deeper = folder.path() / "deeper.trec";
+  const auto missing = run_claimrag("--quiet rerank --data " + kTiny + " --run " + input.string() + " --rerank-depth 3" +
+                                        served_flags + " --replay " + recording.string() + " --out " + deeper.string(),
+                                    folder.path());
+  EXPECT_EQ(missing.exit_code, 3) << missing.err;
+  EXPECT_FALSE(fs::exists(deeper));
+  // With the server gone, a live run fails naming the URL, and writes neither the run nor a recording.
+  const auto gone = run_claimrag(common + served_flags + " --out " + deeper.string(), folder.path());
+  EXPECT_EQ(gone.exit_code, 3) << gone.err;
+  EXPECT_NE(gone.err.find(url), std::string::npos) << gone.err;
+  EXPECT_FALSE(fs::exists(deeper));
+  EXPECT_FALSE(fs::exists(folder.path() / "deeper.recording.jsonl"));
+}
+
+TEST(CliTei, EncoderIndexAndRetrieveMatchTheFolderRecordAndReplayOffline) {
+  TempFolder folder;
+  const claimrag::pretrained::TextModel reranker(kReranker), encoder(kEncoder);
+  auto server = serving(reranker, encoder);
+  const std::string url = server->url();
+  const std::string prefixes = " --query-prefix 'query: ' --passage-prefix 'passage: '";
+  const auto retrieve = [&](const fs::path& index, const fs::path& run, const std::string& extra) {
+    return run_claimrag("--quiet retrieve --data " + kTiny + " --index " + index.string() + " --method dense --split test --k 4 --out " +
+                            run.string() + extra,
+                        folder.path());
+  };
+  const auto local_index = folder.path() / "local-index";
+  ASSERT_EQ(run_claimrag("--quiet index --data " + kTiny + " --method dense --encoder " + kEncoder + prefixes + " --out " +
+                             local_index.string(),
+                         folder.path())
+                .exit_code,
+            0);
+  ASSERT_EQ(retrieve(local_index, folder.path() / "local.trec", "").exit_code, 0);
+
+  const auto index = folder.path() / "served-index";
+  const auto built = run_claimrag("--quiet index --data " + kTiny + " --method dense --encoder tei:" + url + prefixes +
+                                      " --batch-size 4 --out " + index.string() + kQuick,
+                                  folder.path());
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  const auto record = json::parse(slurp(index / "encoder.json"));
+  EXPECT_EQ(record["served"], "tei:" + url);
+  EXPECT_EQ(record["dimension"], 32);
+  EXPECT_EQ(record["passage_prefix"], "passage: ");
+  EXPECT_EQ(server->received().size(), 2U);  // six documents, four a request
+  EXPECT_EQ(server->received()[0]["inputs"][0].get<std::string>().rfind("passage: ", 0), 0U);
+  const auto index_recording = index / "encoder.recording.jsonl";
+  ASSERT_TRUE(fs::exists(index_recording));
+
+  // Queries go through the URL the index recorded.
+  const auto served_run = folder.path() / "served.trec";
+  const auto live = retrieve(index, served_run, kQuick);
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  EXPECT_EQ(slurp(served_run), slurp(folder.path() / "local.trec"));
+  const auto run_recording = folder.path() / "served.recording.jsonl";
+  ASSERT_TRUE(fs::exists(run_recording));
+  server.reset();  // offline from here
+
+  const auto replayed_index = folder.path() / "replayed-index";
+  const auto rebuilt = run_claimrag("--quiet index --data " + kTiny + " --method dense --encoder tei:" + url + prefixes +
+                                        " --batch-size 4 --replay " + index_recording.string() + " --out " + replayed_index.string() +
+                                        kQuick,
+                                    folder.path());
+  ASSERT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
+  EXPECT_EQ(slurp(replayed_index / "encoder-documents.safetensors"), slurp(index / "encoder-documents.safetensors"));
+  const auto replayed_run = folder.path() / "replayed.trec";
+  const auto replayed = retrieve(replayed_index, replayed_run, " --replay " + run_recording.string() + kQuick);
+  ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
+  EXPECT_EQ(slurp(replayed_run), slurp(folder.path() / "local.trec"));
+
+  // Another batch size makes other requests: the recording lacks them; nothing is written.
+  const auto other_index = folder.path() / "other-index";
+  const auto missing = run_claimrag("--quiet index --data " + kTiny + " --method dense --encoder tei:" + url + prefixes +
+                                        " --batch-size 3 --replay " + index_recording.string() + " --out " + other_index.string() +
+                                        kQuick,
+                                    folder.path());
+  EXPECT_EQ(missing.exit_code, 3) << missing.err;
+  EXPECT_FALSE(fs::exists(other_index / "encoder.json"));
+  EXPECT_FALSE(fs::exists(other_index / "encoder-documents.safetensors"));
+  const auto other_run = folder.path() / "other.trec";
+  const auto missing_queries = retrieve(index, other_run, " --query-prefix 'q: ' --replay " + run_recording.string() + kQuick);
+  EXPECT_EQ(missing_queries.exit_code, 3) << missing_queries.err;
+  EXPECT_FALSE(fs::exists(other_run));
+}
+
+TEST(CliTei, RetrieveRefusesEmbeddingsOfAnotherDimension) {
+  TempFolder folder;
+  const claimrag::pretrained::TextModel reranker(kReranker), encoder(kEncoder);
+  auto server = serving(reranker, encoder);
+  const auto index = folder.path() / "index";
+  ASSERT_EQ(run_claimrag("--quiet index --data " + kTiny + " --method dense --encoder tei:" + server->url() + " --out " +
+                             index.string() + kQuick,
+                         folder.path())
+                .exit_code,
+            0);
+  // Another server whose model embeds in 3 dimensions.
+  FakeTeiServer other([](const std::string&, const json& body) {
+    json reply = json::array();
+    for (std::size_t i = 0; i < body["inputs"].size(); ++i) reply.push_back({1.0, 0.0, 0.0});
+    return reply;
+  });
+  const auto run = folder.path() / "run.trec";
+  const auto outcome = run_claimrag("--quiet retrieve --data " + kTiny + " --index " + index.string() +
+                                        " --method dense --split test --k 2 --encoder tei:" + other.url() + " --out " + run.string() +
+                                        kQuick,
+                                    folder.path());
+  EXPECT_EQ(outcome.exit_code, 3) << outcome.err;
+  EXPECT_NE(outcome.err.find("holds vectors of 32 dimensions, and tei:" + other.url() + " gives 3"), std::string::npos) << outcome.err;
+  EXPECT_FALSE(fs::exists(run));
+  EXPECT_FALSE(fs::exists(folder.path() / "run.recording.jsonl"));
+  // A folder for a served index, and --record without a served model, are usage errors.
+  EXPECT_EQ(run_claimrag("retrieve --data " + kTiny + " --index " + index.string() + " --method dense --split test --encoder " +
+                             kEncoder + " --out " + run.string(),
+                         folder.path())
+                .exit_code,
+            2);
+  EXPECT_EQ(run_claimrag("rerank --data " + kTiny + " --run " + run.string() + " --cross-encoder " + kReranker + " --record " +
+                             (folder.path() / "r.jsonl").string() + " --out " + run.string(),
+                         folder.path())
+                .exit_code,
+            2);
+}
+
+}  // namespace
