@@ -187,4 +187,44 @@ TEST(CliTei, RetrieveRefusesEmbeddingsOfAnotherDimension) {
             2);
 }
 
+TEST(CliTei, VerifyPairsGivesTheCheckpointVerifiersVerdictsAndRecordsWhatItUsed) {
+  TempFolder folder;
+  const auto checkpoint = std::make_shared<const claimrag::verification::NliCheckpoint>(kModels + "bert-classifier");
+  auto server = std::make_unique<FakeTeiServer>(
+      [&](const std::string&, const json& body) { return claimrag::testing::predict_with_checkpoint(*checkpoint, body); });
+  const std::string url = server->url();
+  const auto pairs = folder.write("pairs.jsonl",
+                                  R"({"id": "a", "claim": "the drug reduces risk", "evidence": "The drug reduces risk of cancer. It was tested in mice."})"
+                                  "\n"
+                                  R"({"id": "b", "claim": "the dog ran", "evidence": "A cat sat on the mat. No dog was seen. The end."})"
+                                  "\n");
+  const auto config = folder.write("config.json", json{{"verification", {{"checkpoint", {{"threshold", 0.34}, {"batch_size", 2}}}}}}.dump());
+  const std::string common = "--quiet verify --pairs " + pairs.string() + " --config " + config.string();
+  const auto local = folder.path() / "local.jsonl";
+  ASSERT_EQ(run_claimrag(common + " --verifier checkpoint:" + kModels + "bert-classifier --out " + local.string(), folder.path()).exit_code,
+            0);
+  const auto served = folder.path() / "served.jsonl";
+  const auto live = run_claimrag(common + " --verifier tei:" + url + " --out " + served.string(), folder.path());
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  EXPECT_EQ(slurp(served), slurp(local));
+  std::size_t sent = 0;
+  for (const auto& body : server->received()) {
+    EXPECT_LE(body["inputs"].size(), 2U);
+    sent += body["inputs"].size();
+  }
+  EXPECT_EQ(sent, 5U);  // one pair per sentence
+  const auto meta = json::parse(slurp(folder.path() / "served.meta.json"));
+  EXPECT_EQ(meta["verifier"]["spec"], "tei:" + url);
+  EXPECT_EQ(meta["verifier"]["rule"], json::parse(R"({"premise": "sentence", "threshold": 0.34, "max_rationale": 3})"));
+  EXPECT_EQ(meta["verifier"]["batch_size"], 2);
+
+  server.reset();  // a verifier that cannot be reached stops the run: exit 3, nothing written
+  const auto gone = folder.path() / "gone.jsonl";
+  const auto failed = run_claimrag(common + " --verifier tei:" + url + " --out " + gone.string(), folder.path());
+  EXPECT_EQ(failed.exit_code, 3) << failed.err;
+  EXPECT_NE(failed.err.find(url), std::string::npos) << failed.err;
+  EXPECT_FALSE(fs::exists(gone));
+  EXPECT_FALSE(fs::exists(folder.path() / "gone.meta.json"));
+}
+
 }  // namespace
