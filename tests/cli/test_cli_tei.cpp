@@ -56,6 +56,13 @@ TEST(CliTei, RerankMatchesTheFolderRecordsAndReplaysOffline) {
   const auto recording = folder.path() / "served.recording.jsonl";
   ASSERT_TRUE(fs::exists(recording));
   EXPECT_EQ(claimrag::testing::json_lines(recording).size(), 4U);
+  // Requests in flight at once do not change the run or the recording, whatever order replies come in.
+  for (const std::string concurrency : {"1", "4"}) {
+    const auto again = folder.path() / ("concurrency" + concurrency + ".trec");
+    ASSERT_EQ(run_claimrag(common + served_flags + " --concurrency " + concurrency + " --out " + again.string(), folder.path()).exit_code, 0);
+    EXPECT_EQ(slurp(again), slurp(local));
+    EXPECT_EQ(slurp(folder.path() / ("concurrency" + concurrency + ".recording.jsonl")), slurp(recording));
+  }
   server.reset();  // offline from here
 
   const auto replayed = folder.path() / "replayed.trec";
