@@ -181,17 +181,27 @@ TEST(CliTei, RetrieveRefusesEmbeddingsOfAnotherDimension) {
   EXPECT_NE(outcome.err.find("holds vectors of 32 dimensions, and tei:" + other.url() + " gives 3"), std::string::npos) << outcome.err;
   EXPECT_FALSE(fs::exists(run));
   EXPECT_FALSE(fs::exists(folder.path() / "run.recording.jsonl"));
-  // A folder for a served index, and --record without a served model, are usage errors.
+  // A folder for a served index, --record without a served model and --label for a served
+  // reranker are usage errors.
   EXPECT_EQ(run_claimrag("retrieve --data " + kTiny + " --index " + index.string() + " --method dense --split test --encoder " +
                              kEncoder + " --out " + run.string(),
                          folder.path())
                 .exit_code,
             2);
-  EXPECT_EQ(run_claimrag("rerank --data " + kTiny + " --run " + run.string() + " --cross-encoder " + kReranker + " --record " +
-                             (folder.path() / "r.jsonl").string() + " --out " + run.string(),
-                         folder.path())
-                .exit_code,
-            2);
+  const auto input = folder.write("bm25.trec", "q1 Q0 d6 1 3.0 bm25\n");
+  const auto reranked = folder.path() / "reranked.trec";
+  const auto with_record = run_claimrag("rerank --data " + kTiny + " --run " + input.string() + " --cross-encoder " + kReranker +
+                                            " --record " + (folder.path() / "r.jsonl").string() + " --out " + reranked.string(),
+                                        folder.path());
+  EXPECT_EQ(with_record.exit_code, 2);
+  EXPECT_NE(with_record.err.find("--record and --replay apply to a served model"), std::string::npos) << with_record.err;
+  // A served reranker has one score: --label, a classifier's, is refused before anything is sent.
+  const auto with_label = run_claimrag("rerank --data " + kTiny + " --run " + input.string() + " --cross-encoder tei:" + server->url() +
+                                           " --label entailment --out " + reranked.string(),
+                                       folder.path());
+  EXPECT_EQ(with_label.exit_code, 2);
+  EXPECT_NE(with_label.err.find("--label entailment"), std::string::npos) << with_label.err;
+  EXPECT_FALSE(fs::exists(reranked));
 }
 
 TEST(CliTei, VerifyPairsGivesTheCheckpointVerifiersVerdictsAndRecordsWhatItUsed) {

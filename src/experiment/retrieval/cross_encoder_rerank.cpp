@@ -47,10 +47,9 @@ double relevance(const std::vector<float>& values, std::size_t label) {
 }
 
 // The relevance of each head's documents, [query][document], from the folder in one batched call.
-std::vector<std::vector<double>> folder_relevances(const pretrained::TextModel& model, const CrossEncoderRequest& request,
-                                                   const std::vector<std::string>& claims,
+std::vector<std::vector<double>> folder_relevances(const pretrained::TextModel& model, std::size_t label,
+                                                   const CrossEncoderRequest& request, const std::vector<std::string>& claims,
                                                    const std::vector<std::vector<std::string>>& passages) {
-  const std::size_t label = scored_label(model, request.label);
   std::vector<pretrained::TextInput> pairs;
   for (std::size_t q = 0; q < claims.size(); ++q) {
     for (const auto& passage : passages[q]) pairs.push_back({claims[q], passage});
@@ -67,9 +66,6 @@ std::vector<std::vector<double>> folder_relevances(const pretrained::TextModel& 
 // The same from TEI's /rerank, every request in one transport call.
 std::vector<std::vector<double>> served_relevances(const CrossEncoderRequest& request, const std::vector<std::string>& claims,
                                                    std::vector<std::vector<std::string>> passages) {
-  if (!request.label.empty()) {
-    throw UsageError("--label " + request.label + ": a reranker served by Text Embeddings Inference has one score, no labels");
-  }
   std::vector<served::TeiRerankQuery> queries;
   for (std::size_t q = 0; q < claims.size(); ++q) queries.push_back({claims[q], std::move(passages[q])});
   const auto transport = served::open_transport(request.served);
@@ -81,9 +77,12 @@ std::vector<std::vector<double>> served_relevances(const CrossEncoderRequest& re
 run::Run rerank_with_cross_encoder(const CrossEncoderRequest& request) {
   if (request.rerank_depth == 0) throw UsageError("--rerank-depth must be >= 1");
   const bool served = !request.served.endpoint.url.empty();
-  // A folder is read first: a wrong kind of model is refused before the data is.
+  // The model is checked first: a wrong kind of model is refused before the data is read.
+  if (served && !request.label.empty()) {
+    throw UsageError("--label " + request.label + ": a reranker served by Text Embeddings Inference has one score, no labels");
+  }
   std::optional<pretrained::TextModel> model;
-  if (!served) (void)scored_label(model.emplace(request.cross_encoder), request.label);
+  const std::size_t label = served ? std::string::npos : scored_label(model.emplace(request.cross_encoder), request.label);
   const auto corpus = dataset::load_corpus(request.beir_folder / "corpus.jsonl");
   std::unordered_map<std::string, std::string> query_text;
   for (auto& query : dataset::load_queries(request.beir_folder / "queries.jsonl")) query_text[query.id] = std::move(query.text);
@@ -108,7 +107,7 @@ run::Run rerank_with_cross_encoder(const CrossEncoderRequest& request) {
     }
   }
   const auto relevances = served ? served_relevances(request, claims, std::move(passages))
-                                 : folder_relevances(*model, request, claims, passages);
+                                 : folder_relevances(*model, label, request, claims, passages);
   run::Run reranked;
   reranked.tag = input.tag + "+cross-encoder";
   for (std::size_t q = 0; q < input.rankings.size(); ++q) {
