@@ -143,8 +143,11 @@ std::unique_ptr<verification::ClaimVerifier> open_tei_verifier(const VerifierSou
   const verification::TeiVerifierOptions options{checkpoint_verifier_options(config).rule,
                                                  config.verification.checkpoint.batch_size};
   auto verifier = verification::make_tei_verifier(served::open_transport(served), options);
-  spdlog::info("served verifier: Text Embeddings Inference at {}, premise {}, threshold {}, {} pairs a request", url,
-               verification::premise_unit_name(options.rule.premise), options.rule.threshold, options.batch_size);
+  spdlog::info("served verifier: Text Embeddings Inference at {}, premise {}, threshold {}, {} pairs a request{}", url,
+               verification::premise_unit_name(options.rule.premise), options.rule.threshold, options.batch_size,
+               !served.replay.empty()   ? ", replayed from " + served.replay.string()
+               : !served.record.empty() ? ", recorded to " + served.record.string()
+                                        : std::string());
   write_verifier_meta(source, config);
   return verification::guard_wordless_claims(std::move(verifier));
 }
