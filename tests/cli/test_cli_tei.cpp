@@ -244,4 +244,36 @@ TEST(CliTei, VerifyPairsGivesTheCheckpointVerifiersVerdictsAndRecordsWhatItUsed)
   EXPECT_FALSE(fs::exists(folder.path() / "gone.meta.json"));
 }
 
+TEST(CliTei, GroundSufficiencyAndInterrogateGiveTheCheckpointVerifiersOutputs) {
+  TempFolder folder;
+  const std::string checkpoint_folder = kModels + "bert-classifier";
+  const auto checkpoint = std::make_shared<const claimrag::verification::NliCheckpoint>(checkpoint_folder);
+  FakeTeiServer server([&](const std::string&, const json& body) { return claimrag::testing::predict_with_checkpoint(*checkpoint, body); });
+  const auto config = folder.write("config.json", json{{"verification", {{"checkpoint", {{"threshold", 0.34}}}}}}.dump());
+  const auto examples = folder.write("examples.jsonl", R"({"id": "e1", "claim": "the drug reduces risk", "evidence": ["the drug reduces risk of cancer", "a cat sat"]})"
+                                                       "\n");
+  const auto pairs = folder.write("ipairs.jsonl", R"({"id": "p1", "claim": "the drug reduces risk", "evidence": "the drug reduces risk of cancer"})"
+                                                  "\n");
+  const auto probes = folder.write("probes.json", R"({"probes": [
+      {"id": "o", "original": true, "template": "{abstract} Is \"{claim}\" true?"},
+      {"id": "f", "asks": "false", "template": "{abstract} Is \"{claim}\" false?"}]})");
+  const std::vector<std::pair<std::string, std::string>> commands{
+      {"ground", "ground --data " + kTiny + " --answers data/fixtures/grounding/answers.jsonl"},
+      {"sufficiency", "sufficiency --examples " + examples.string() + " --aggregator data/fixtures/sufficiency/aggregator.json"},
+      {"interrogate", "interrogate --pairs " + pairs.string() + " --probes " + probes.string() + " --samples 2 --responder builtin"}};
+  for (const auto& [name, command] : commands) {
+    SCOPED_TRACE(name);
+    const auto local = folder.path() / (name + "-local.jsonl");
+    const auto served = folder.path() / (name + "-served.jsonl");
+    const std::string common = "--quiet " + command + " --config " + config.string();
+    const auto by_folder = run_claimrag(common + " --verifier checkpoint:" + checkpoint_folder + " --out " + local.string(), folder.path());
+    ASSERT_EQ(by_folder.exit_code, 0) << by_folder.err;
+    const auto by_server = run_claimrag(common + " --verifier tei:" + server.url() + " --out " + served.string(), folder.path());
+    ASSERT_EQ(by_server.exit_code, 0) << by_server.err;
+    EXPECT_EQ(slurp(served), slurp(local));
+    EXPECT_EQ(json::parse(slurp(folder.path() / (name + "-served.meta.json")))["verifier"]["spec"], "tei:" + server.url());
+  }
+  EXPECT_FALSE(server.received().empty());
+}
+
 }  // namespace
