@@ -95,30 +95,6 @@ TEST(TeiHttp, AMalformedBodyIsRetriedThenADataError) {
   EXPECT_EQ(server.received().size(), 3U);  // the first attempt and two retries
 }
 
-TEST(TeiHttp, ATooLargeRequestIsNotRetried) {
-  FakeTeiServer server(predicting());
-  server.queue({413, R"({"error": "batch size 40 > maximum allowed batch size 32", "error_type": "validation"})", 0.0});
-  HttpTransport transport(quick(server));
-  const std::vector<TeiPair> pairs{{"a dog ran", "dogs run"}};
-  const std::string message = testing::data_error_of([&] { (void)tei_predict(transport, pairs, 32); });
-  EXPECT_NE(message.find("413"), std::string::npos) << message;
-  EXPECT_EQ(server.received().size(), 1U);
-}
-
-TEST(TeiHttp, OverloadedRepliesAreRetriedUntilAnswered) {
-  FakeTeiServer server([](const std::string&, const json& body) {
-    json reply = json::array();
-    for (const auto& text : body["inputs"]) reply.push_back({static_cast<double>(text.get<std::string>().size()), 0.5});
-    return reply;
-  });
-  server.queue({429, R"({"error": "Model is overloaded", "error_type": "overloaded"})", 0.0});
-  server.queue({503, R"({"error": "unhealthy"})", 0.0});
-  HttpTransport transport(quick(server));
-  const std::vector<std::string> texts{"ab", "abcd"};
-  EXPECT_EQ(tei_embed(transport, texts, 32), (std::vector<std::vector<float>>{{2, 0.5}, {4, 0.5}}));
-  EXPECT_EQ(server.received().size(), 3U);
-}
-
 TEST(TeiHttp, ASlowReplyFailsAtTheDeadline) {
   FakeTeiServer server(predicting());
   server.queue({200, "[[1.0]]", 1.0});
@@ -131,6 +107,55 @@ TEST(TeiHttp, ASlowReplyFailsAtTheDeadline) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_NE(testing::data_error_of([&] { (void)tei_embed(transport, texts, 32); }).find("POST /embed failed"), std::string::npos);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+}
+
+// One call of each route against `server`, with a hand-made answer for each.
+struct RouteCall {
+  std::string route;
+  std::function<void(HttpTransport&)> call;
+};
+
+std::vector<RouteCall> one_call_per_route() {
+  return {{"/predict", [](HttpTransport& t) { (void)tei_predict(t, std::vector<TeiPair>{{"p", "c"}}, 32); }},
+          {"/rerank", [](HttpTransport& t) { (void)tei_rerank(t, std::vector<TeiRerankQuery>{{"q", {"t"}}}, 32); }},
+          {"/embed", [](HttpTransport& t) { (void)tei_embed(t, std::vector<std::string>{"t"}, 32); }}};
+}
+
+json hand_made_answer(const std::string& path, const json&) {
+  if (path == "/predict") return json::parse(R"([[{"label": "entailment", "score": 1.0}, {"label": "not_entailment", "score": 0.0}]])");
+  if (path == "/rerank") return json::parse(R"([{"index": 0, "score": 0.5}])");
+  return json::parse("[[0.5, 0.5]]");
+}
+
+TEST(TeiHttp, EveryRouteRetriesOverloadRefusesATooLargeRequestAndAnotherShape) {
+  for (const auto& [route, call] : one_call_per_route()) {
+    SCOPED_TRACE(route);
+    {
+      FakeTeiServer server(hand_made_answer);
+      server.queue({503, R"({"error": "unhealthy"})", 0.0});
+      server.queue({429, R"({"error": "Model is overloaded"})", 0.0});
+      HttpTransport transport(quick(server));
+      EXPECT_NO_THROW(call(transport));
+      EXPECT_EQ(server.received().size(), 3U);
+    }
+    {
+      FakeTeiServer server(hand_made_answer);
+      server.queue({413, R"({"error": "batch size 33 > maximum allowed batch size 32"})", 0.0});
+      HttpTransport transport(quick(server));
+      const std::string message = testing::data_error_of([&] { call(transport); });
+      EXPECT_NE(message.find("POST " + route + " failed"), std::string::npos) << message;
+      EXPECT_NE(message.find("413"), std::string::npos) << message;
+      EXPECT_EQ(server.received().size(), 1U);
+    }
+    {
+      // Another API's answer (OpenAI's embeddings shape) on every attempt.
+      FakeTeiServer server([](const std::string&, const json&) { return json::parse(R"({"data": [{"embedding": [0.5]}]})"); });
+      HttpTransport transport(quick(server));
+      const std::string message = testing::data_error_of([&] { call(transport); });
+      EXPECT_NE(message.find(server.url() + ": POST " + route + " failed"), std::string::npos) << message;
+      EXPECT_EQ(server.received().size(), 3U);
+    }
+  }
 }
 
 TEST(TeiHttp, RerankAndEmbedGiveTheCheckpointsOwnNumbers) {
