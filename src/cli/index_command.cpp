@@ -3,6 +3,7 @@
 #include "claimrag/experiment/retrieval/encoder_index.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "tei_source.hpp"
 
 namespace claimrag::cli {
 
@@ -13,6 +14,8 @@ void add_index_command(CLI::App& root) {
     std::string out;
     std::string config;
     std::string encoder, query_prefix, passage_prefix;
+    std::size_t batch_size = served::kTeiDefaultBatchSize;
+    ServedFlags served;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -21,22 +24,31 @@ void add_index_command(CLI::App& root) {
   add_method_option(*command, options->method);
   command->add_option("--out", options->out, "Index folder to write")->required();
   command->add_option("--encoder", options->encoder,
-                      "--method dense: encode with this pretrained sentence encoder (Hugging Face folder) instead of training one");
+                      "--method dense: encode with this pretrained sentence encoder instead of training one: a Hugging Face "
+                      "folder, or tei:URL, an embedding model served by Text Embeddings Inference");
   auto* query_prefix = command->add_option("--query-prefix", options->query_prefix,
                                            "--encoder: text put before every query (e5: \"query: \"); recorded for retrieve");
   auto* passage_prefix = command->add_option("--passage-prefix", options->passage_prefix,
                                              "--encoder: text put before every document (e5: \"passage: \")");
+  add_model_batch_size_option(*command, options->batch_size, "--encoder");
+  add_served_flags(*command, options->served, /*chat=*/false);
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options, query_prefix, passage_prefix] {
-    with_outputs({.inputs = {options->data, options->config, options->encoder}, .folders = {options->out}}, [&] {
+    // A served encoder's recording goes inside the index, beside encoder.json.
+    const ModelSource source = model_source(options->encoder, options->served,
+                                            std::filesystem::path(options->out) / experiment::kEncoderRecordFile);
+    with_outputs({.inputs = {options->data, options->config, source.folder, source.served.replay},
+                  .files = {source.served.record},
+                  .folders = {options->out}},
+                 [&] {
       const auto config = config_from(options->config);
       if (options->encoder.empty() && (query_prefix->count() > 0 || passage_prefix->count() > 0)) {
         throw UsageError("--query-prefix and --passage-prefix apply with --encoder DIR");
       }
       if (!options->encoder.empty()) {
         if (options->method != "dense") throw UsageError("--encoder applies with --method dense");
-        experiment::EncoderSettings settings{options->encoder, {}, {}, 0, 32};
+        experiment::EncoderSettings settings{source.folder, {}, {}, 0, options->batch_size, source.served};
         if (query_prefix->count() > 0) settings.query_prefix = options->query_prefix;
         if (passage_prefix->count() > 0) settings.passage_prefix = options->passage_prefix;
         experiment::index_with_encoder(options->data, options->out, settings, config);

@@ -3,6 +3,7 @@
 #include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "tei_source.hpp"
 
 namespace claimrag::cli {
 
@@ -17,6 +18,8 @@ void add_rerank_command(CLI::App& root) {
     std::string config;
     std::size_t rerank_depth = 0;
     std::string cross_encoder, label;
+    std::size_t batch_size = served::kTeiDefaultBatchSize;
+    ServedFlags served;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -28,22 +31,28 @@ void add_rerank_command(CLI::App& root) {
   command->add_option("--model", options->model,
                       "Reranker model (safetensors): written with --train, else read (not with --cross-encoder)");
   command->add_option("--cross-encoder", options->cross_encoder,
-                      "Rerank with this pretrained cross-encoder (Hugging Face folder: one-logit or classification head)");
+                      "Rerank with this pretrained cross-encoder: a Hugging Face folder (one-logit or classification "
+                      "head), or tei:URL, a reranker served by Text Embeddings Inference");
   command->add_option("--label", options->label, "--cross-encoder with a classification head: the label whose probability ranks");
   command->add_flag("--train", options->train, "Fit the model on the config's train split and write it to --model");
   command->add_option("--rerank-depth", options->rerank_depth, "Documents reordered at the top of the run (default: the config's, 50)")
       ->check(number_in(1, 1e6));
+  add_model_batch_size_option(*command, options->batch_size, "--cross-encoder");
+  add_served_flags(*command, options->served, /*chat=*/false);
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options] {
+    const ModelSource source = model_source(options->cross_encoder, options->served, options->out);
     if (!options->cross_encoder.empty()) {
       if (!options->index.empty() || !options->model.empty() || options->train) {
         throw UsageError("--cross-encoder reranks on its own: give it without --index, --model and --train");
       }
-      io::OutputPlan plan({.inputs = {options->data, options->run, options->config, options->cross_encoder}, .files = {options->out}});
+      io::OutputPlan plan({.inputs = {options->data, options->run, options->config, source.folder, source.served.replay},
+                           .files = {options->out, source.served.record}});
       const auto config = config_from(options->config);
-      experiment::run_cross_encoder_rerank({options->data, options->run, options->out, options->cross_encoder, options->label,
-                                            options->rerank_depth > 0 ? options->rerank_depth : config.rerank.rerank_depth, 0, 32});
+      experiment::run_cross_encoder_rerank({options->data, options->run, options->out, source.folder, options->label,
+                                            options->rerank_depth > 0 ? options->rerank_depth : config.rerank.rerank_depth, 0,
+                                            options->batch_size, source.served});
       plan.commit();
       return;
     }

@@ -5,6 +5,7 @@
 #include "claimrag/experiment/retrieval/encoder_index.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "tei_source.hpp"
 
 namespace claimrag::cli {
 
@@ -19,6 +20,8 @@ void add_retrieve_command(CLI::App& root) {
     std::string out;
     std::string config;
     std::string encoder, query_prefix;
+    std::size_t batch_size = served::kTeiDefaultBatchSize;
+    ServedFlags served;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -33,22 +36,35 @@ void add_retrieve_command(CLI::App& root) {
       ->check(number_in(1, 1e6));
   command->add_option("--out", options->out, "TREC run file to write")->required();
   command->add_option("--encoder", options->encoder,
-                      "Index of a pretrained encoder: its folder, when not where the index recorded it (same weights)");
+                      "Index of a pretrained encoder: its folder, when not where the index recorded it (same weights), or "
+                      "tei:URL for an index embedded by Text Embeddings Inference, when not at the recorded URL");
   auto* query_prefix = command->add_option("--query-prefix", options->query_prefix,
                                            "Index of a pretrained encoder: text put before every query (default: the recorded one)");
+  add_model_batch_size_option(*command, options->batch_size, "Index of a pretrained encoder");
+  add_served_flags(*command, options->served, /*chat=*/false);
   add_config_option(*command, options->config);
   add_threads_option(*command);
   command->callback([options, query_prefix] {
-    io::OutputPlan plan({.inputs = {options->data, options->index, options->queries, options->config, options->encoder}, .files = {options->out}});
+    // A served index embeds its queries through the URL it recorded unless --encoder tei:URL says another.
+    const bool served_index = options->method == "dense" && experiment::is_served_encoder_index(options->index);
+    ModelSource source;
+    if (served_index && options->encoder.empty()) {
+      source.served = resolve_served(options->served, true, options->out);
+    } else {
+      source = model_source(options->encoder, options->served, options->out);
+    }
+    io::OutputPlan plan({.inputs = {options->data, options->index, options->queries, options->config, source.folder,
+                                    source.served.replay},
+                         .files = {options->out, source.served.record}});
     const auto config = config_from(options->config);
     const auto queries = experiment::select_queries(options->data, {options->split, options->queries});
     const bool bm25 = options->method == "bm25";
     const std::size_t k = options->k > 0 ? options->k : bm25 ? config.bm25.depth : config.dense.depth;
     const bool encoder = !bm25 && experiment::is_encoder_index(options->index);
     if (!encoder && (!options->encoder.empty() || query_prefix->count() > 0)) {
-      throw UsageError("--encoder and --query-prefix apply to a dense index built with --encoder DIR");
+      throw UsageError("--encoder and --query-prefix apply to a dense index built with --encoder DIR or tei:URL");
     }
-    experiment::EncoderSettings settings{options->encoder, {}, {}, 0, 32};
+    experiment::EncoderSettings settings{source.folder, {}, {}, 0, options->batch_size, source.served};
     if (query_prefix->count() > 0) settings.query_prefix = options->query_prefix;
     const auto run = bm25      ? experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k)
                      : encoder ? experiment::retrieve_with_encoder(options->data, options->index, queries, settings, k)

@@ -115,7 +115,13 @@ DocumentVerdict checkpoint_document_verdict(const EvidenceDocument& document, st
 PremiseJudgements judge_premises(const NliCheckpoint& checkpoint, std::span<const VerificationInput> inputs,
                                  PremiseUnit unit, const CheckpointVerifierOptions& options) {
   check_options(options);
-  // Every premise text first, so the model runs once over all pairs (batched by length).
+  return judge_premises_with(inputs, unit, [&](std::span<const pretrained::TextInput> pairs, std::vector<std::size_t>& truncated) {
+    return checkpoint.judge(pairs, options, truncated);
+  });
+}
+
+PremiseJudgements judge_premises_with(std::span<const VerificationInput> inputs, PremiseUnit unit, const PremisePairJudge& judge) {
+  // Every premise text first, so the judge runs once over all pairs (batched by length).
   std::vector<std::vector<std::vector<std::string>>> premises(inputs.size());
   std::vector<pretrained::TextInput> pairs;
   for (std::size_t c = 0; c < inputs.size(); ++c) {
@@ -127,7 +133,10 @@ PremiseJudgements judge_premises(const NliCheckpoint& checkpoint, std::span<cons
     }
   }
   std::vector<std::size_t> truncated;
-  const auto distributions = checkpoint.judge(pairs, options, truncated);
+  const auto distributions = judge(pairs, truncated);
+  if (distributions.size() != pairs.size() || truncated.size() != pairs.size()) {
+    throw InternalError("a premise judge gave another number of distributions than pairs");
+  }
   PremiseJudgements judgements;
   judgements.distributions.resize(inputs.size());
   judgements.truncated.resize(inputs.size());

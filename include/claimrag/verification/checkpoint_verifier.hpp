@@ -25,6 +25,7 @@
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -102,6 +103,14 @@ struct PremiseJudgements {
 };
 PremiseJudgements judge_premises(const NliCheckpoint& checkpoint, std::span<const VerificationInput> inputs,
                                  PremiseUnit unit, const CheckpointVerifierOptions& options);
+
+/// What judges a batch of (premise, hypothesis) pairs: their distributions in pair order, and
+/// truncated[i] > 0 when pair i was cut to fit (the checkpoint in process, a served model).
+using PremisePairJudge = std::function<std::vector<LabelDistribution>(std::span<const pretrained::TextInput> pairs,
+                                                                      std::vector<std::size_t>& truncated)>;
+/// judge_premises with any judge: every premise of every document of every input, in one call.
+PremiseJudgements judge_premises_with(std::span<const VerificationInput> inputs, PremiseUnit unit,
+                                      const PremisePairJudge& judge);
 
 /// The verdicts of `inputs` from their judgements by `rule` (rule.premise must be the unit judged).
 std::vector<ClaimVerdict> checkpoint_verdicts(std::span<const VerificationInput> inputs,

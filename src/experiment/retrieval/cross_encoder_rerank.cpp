@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 
 #include "claimrag/dataset/beir.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/pretrained/text_model.hpp"
 #include "claimrag/rerank/reranker.hpp"
+#include "claimrag/served/tei.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -44,12 +46,43 @@ double relevance(const std::vector<float>& values, std::size_t label) {
   return pretrained::softmax(values)[label];
 }
 
+// The relevance of each head's documents, [query][document], from the folder in one batched call.
+std::vector<std::vector<double>> folder_relevances(const pretrained::TextModel& model, std::size_t label,
+                                                   const CrossEncoderRequest& request, const std::vector<std::string>& claims,
+                                                   const std::vector<std::vector<std::string>>& passages) {
+  std::vector<pretrained::TextInput> pairs;
+  for (std::size_t q = 0; q < claims.size(); ++q) {
+    for (const auto& passage : passages[q]) pairs.push_back({claims[q], passage});
+  }
+  const auto outputs = model.run(pairs, request.max_length, request.batch_size, request.run_file.string());
+  std::vector<std::vector<double>> relevances(claims.size());
+  std::size_t next = 0;
+  for (std::size_t q = 0; q < claims.size(); ++q) {
+    for (std::size_t d = 0; d < passages[q].size(); ++d) relevances[q].push_back(relevance(outputs.values[next++], label));
+  }
+  return relevances;
+}
+
+// The same from TEI's /rerank, every request in one transport call.
+std::vector<std::vector<double>> served_relevances(const CrossEncoderRequest& request, const std::vector<std::string>& claims,
+                                                   std::vector<std::vector<std::string>> passages) {
+  std::vector<served::TeiRerankQuery> queries;
+  for (std::size_t q = 0; q < claims.size(); ++q) queries.push_back({claims[q], std::move(passages[q])});
+  const auto transport = served::open_transport(request.served);
+  return served::tei_rerank(*transport, queries, request.batch_size);
+}
+
 }  // namespace
 
 run::Run rerank_with_cross_encoder(const CrossEncoderRequest& request) {
   if (request.rerank_depth == 0) throw UsageError("--rerank-depth must be >= 1");
-  const pretrained::TextModel model(request.cross_encoder);
-  const std::size_t label = scored_label(model, request.label);
+  const bool served = !request.served.endpoint.url.empty();
+  // The model is checked first: a wrong kind of model is refused before the data is read.
+  if (served && !request.label.empty()) {
+    throw UsageError("--label " + request.label + ": a reranker served by Text Embeddings Inference has one score, no labels");
+  }
+  std::optional<pretrained::TextModel> model;
+  const std::size_t label = served ? std::string::npos : scored_label(model.emplace(request.cross_encoder), request.label);
   const auto corpus = dataset::load_corpus(request.beir_folder / "corpus.jsonl");
   std::unordered_map<std::string, std::string> query_text;
   for (auto& query : dataset::load_queries(request.beir_folder / "queries.jsonl")) query_text[query.id] = std::move(query.text);
@@ -57,9 +90,8 @@ run::Run rerank_with_cross_encoder(const CrossEncoderRequest& request) {
   const std::string source = request.run_file.string();
 
   // Every document of every head, then one batched call.
-  std::vector<std::string> passages;
-  std::vector<pretrained::TextInput> pairs;
-  std::vector<std::size_t> head_size;
+  std::vector<std::string> claims;
+  std::vector<std::vector<std::string>> passages;
   for (const auto& ranking : input.rankings) {
     const auto claim = query_text.find(ranking.query_id);
     if (claim == query_text.end()) throw DataError(source, "query " + ranking.query_id + " is not in queries.jsonl");
@@ -68,27 +100,18 @@ run::Run rerank_with_cross_encoder(const CrossEncoderRequest& request) {
         throw DataError(source, "query " + ranking.query_id + ": document " + document.doc_id + " is not in corpus.jsonl");
       }
     }
-    head_size.push_back(std::min(request.rerank_depth, ranking.documents.size()));
-  }
-  for (std::size_t q = 0; q < input.rankings.size(); ++q) {
-    for (std::size_t d = 0; d < head_size[q]; ++d) {
-      const auto position = corpus.find(input.rankings[q].documents[d].doc_id);
-      passages.push_back(corpus.documents[static_cast<std::size_t>(position)].full_text());
+    claims.push_back(claim->second);
+    auto& head = passages.emplace_back();
+    for (std::size_t d = 0; d < std::min(request.rerank_depth, ranking.documents.size()); ++d) {
+      head.push_back(corpus.documents[static_cast<std::size_t>(corpus.find(ranking.documents[d].doc_id))].full_text());
     }
   }
-  std::size_t next = 0;
-  for (std::size_t q = 0; q < input.rankings.size(); ++q) {
-    const std::string& claim = query_text.at(input.rankings[q].query_id);
-    for (std::size_t d = 0; d < head_size[q]; ++d) pairs.push_back({claim, passages[next++]});
-  }
-  const auto outputs = model.run(pairs, request.max_length, request.batch_size, source);
+  const auto relevances = served ? served_relevances(request, claims, std::move(passages))
+                                 : folder_relevances(*model, label, request, claims, passages);
   run::Run reranked;
   reranked.tag = input.tag + "+cross-encoder";
-  next = 0;
   for (std::size_t q = 0; q < input.rankings.size(); ++q) {
-    std::vector<double> probabilities;
-    for (std::size_t d = 0; d < head_size[q]; ++d) probabilities.push_back(relevance(outputs.values[next++], label));
-    reranked.add({input.rankings[q].query_id, rerank::reorder_by_probability(input.rankings[q].documents, probabilities)});
+    reranked.add({input.rankings[q].query_id, rerank::reorder_by_probability(input.rankings[q].documents, relevances[q])});
   }
   return reranked;
 }
@@ -97,7 +120,8 @@ void run_cross_encoder_rerank(const CrossEncoderRequest& request) {
   const auto reranked = rerank_with_cross_encoder(request);
   run::write_trec_run(reranked, request.out_file);
   spdlog::info("reranked the top {} of {} queries with {} -> {}", request.rerank_depth, reranked.rankings.size(),
-               request.cross_encoder.string(), request.out_file.string());
+               request.served.endpoint.url.empty() ? request.cross_encoder.string() : "tei:" + request.served.endpoint.url,
+               request.out_file.string());
 }
 
 }  // namespace claimrag::experiment

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <optional>
+
 #include "claimrag/dense/search.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/retrieval/dense_stage.hpp"
@@ -11,6 +13,7 @@
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/nn/safetensors.hpp"
 #include "claimrag/pretrained/text_model.hpp"
+#include "claimrag/served/tei.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -31,6 +34,21 @@ const pretrained::TextModel& require_embeddings(const pretrained::TextModel& mod
   return model;
 }
 
+nn::Matrix<float> matrix_of(const std::vector<std::vector<float>>& vectors) {
+  const auto dimension = static_cast<Eigen::Index>(vectors.empty() ? 0 : vectors.front().size());
+  nn::Matrix<float> matrix(static_cast<Eigen::Index>(vectors.size()), dimension);
+  for (std::size_t i = 0; i < vectors.size(); ++i) {
+    for (Eigen::Index j = 0; j < dimension; ++j) matrix(static_cast<Eigen::Index>(i), j) = vectors[i][static_cast<std::size_t>(j)];
+  }
+  return matrix;
+}
+
+// The texts' embeddings from TEI's /embed at settings.served's URL, every request in one call.
+nn::Matrix<float> embed_served(const std::vector<std::string>& texts, const EncoderSettings& settings) {
+  const auto transport = served::open_transport(settings.served);
+  return matrix_of(served::tei_embed(*transport, texts, settings.batch_size));
+}
+
 nn::Matrix<float> encode(const pretrained::TextModel& model, const std::vector<std::string>& texts, const EncoderSettings& settings,
                          const std::string& source) {
   std::vector<pretrained::TextInput> inputs;
@@ -40,12 +58,7 @@ nn::Matrix<float> encode(const pretrained::TextModel& model, const std::vector<s
   std::size_t truncated = 0;
   for (const std::size_t t : outputs.truncated_tokens) truncated += t > 0 ? 1 : 0;
   if (truncated > 0) spdlog::warn("{}: {} of {} texts were longer than the encoder's limit and truncated", source, truncated, texts.size());
-  const auto dimension = static_cast<Eigen::Index>(outputs.values.empty() ? 0 : outputs.values.front().size());
-  nn::Matrix<float> matrix(static_cast<Eigen::Index>(texts.size()), dimension);
-  for (std::size_t i = 0; i < outputs.values.size(); ++i) {
-    for (Eigen::Index j = 0; j < dimension; ++j) matrix(static_cast<Eigen::Index>(i), j) = outputs.values[i][static_cast<std::size_t>(j)];
-  }
-  return matrix;
+  return matrix_of(outputs.values);
 }
 
 ordered_json read_record(const fs::path& index_folder) {
@@ -66,28 +79,43 @@ std::string recorded_text(const ordered_json& record, const char* key, const fs:
 
 bool is_encoder_index(const fs::path& index_folder) { return fs::exists(index_folder / kEncoderRecordFile); }
 
+bool is_served_encoder_index(const fs::path& index_folder) {
+  return is_encoder_index(index_folder) && read_record(index_folder).contains("served");
+}
+
 void index_with_encoder(const fs::path& beir_folder, const fs::path& out_folder, const EncoderSettings& settings,
                         const ExperimentConfig& config) {
   const auto corpus = dataset::load_corpus(beir_folder / "corpus.jsonl");
-  const pretrained::TextModel model(settings.encoder);
-  require_embeddings(model);
+  const std::string& url = settings.served.endpoint.url;
+  std::optional<pretrained::TextModel> model;
+  if (url.empty()) require_embeddings(model.emplace(settings.encoder));
   const std::string passage_prefix = settings.passage_prefix.value_or("");
   std::vector<std::string> texts;
   texts.reserve(corpus.documents.size());
   for (const auto& document : corpus.documents) texts.push_back(passage_prefix + document.full_text());
-  spdlog::info("encoding {} documents with {} ({})", texts.size(), settings.encoder.string(), model.model().description());
-  const auto matrix = encode(model, texts, settings, (beir_folder / "corpus.jsonl").string());
+  const std::string encoder = url.empty() ? settings.encoder.string() : "tei:" + url;
+  spdlog::info("encoding {} documents with {} ({})", texts.size(), encoder,
+               model ? model->model().description() : std::string("Text Embeddings Inference's /embed"));
+  const auto matrix = model ? encode(*model, texts, settings, (beir_folder / "corpus.jsonl").string()) : embed_served(texts, settings);
 
-  ordered_json record = model.record();
+  ordered_json record;
+  if (model) {
+    record = model->record();
+  } else {
+    record["served"] = encoder;
+    record["dimension"] = matrix.cols();
+    record["batch_size"] = settings.batch_size;
+  }
   record["query_prefix"] = settings.query_prefix.value_or("");
   record["passage_prefix"] = passage_prefix;
-  record["max_length"] = settings.max_length;
+  if (model) record["max_length"] = settings.max_length;
+  const std::pair<std::string, std::string> identity =
+      model ? std::pair<std::string, std::string>{"encoder_weights", record["weights_xxh64"].dump()}
+            : std::pair<std::string, std::string>{"encoder_served", encoder};
   io::AtomicFileSet files;  // the vectors and what made them are replaced together
   nn::write_safetensors(files.stage(out_folder / kEncoderDocumentsFile),
                         {{kDocumentsTensor, matrix.data(), matrix.rows(), matrix.cols()}},
-                        {{"corpus_checksum", corpus.checksum},
-                         {"encoder_weights", record["weights_xxh64"].dump()},
-                         {"passage_prefix", passage_prefix}});
+                        {{"corpus_checksum", corpus.checksum}, identity, {"passage_prefix", passage_prefix}});
   io::write_file_atomically(files.stage(out_folder / kEncoderRecordFile),
                             io::json_text(record, (out_folder / kEncoderRecordFile).string(), 2) + "\n");
   files.commit();
@@ -104,7 +132,19 @@ run::Run retrieve_with_encoder(const fs::path& beir_folder, const fs::path& inde
   const auto corpus = dataset::load_corpus(beir_folder / "corpus.jsonl");
   const auto record_file = index_folder / kEncoderRecordFile;
   const ordered_json record = read_record(index_folder);
-  const fs::path folder = settings.encoder.empty() ? fs::path(recorded_text(record, "folder", record_file)) : settings.encoder;
+  const bool served = record.contains("served");
+  const std::string& url = settings.served.endpoint.url;
+  if (served && !settings.encoder.empty()) {
+    throw UsageError(record_file.string() + ": the index was embedded by a served model (" + recorded_text(record, "served", record_file) +
+                     "): give --encoder tei:URL, or nothing to use the recorded URL, not the folder " + settings.encoder.string());
+  }
+  if (!served && !url.empty()) {
+    throw UsageError(record_file.string() + ": the index was encoded by a folder, not a served model: give that folder, not tei:" + url);
+  }
+  EncoderSettings used = settings;
+  if (served && url.empty()) used.served.endpoint.url = served::tei_url_of(recorded_text(record, "served", record_file));
+  const fs::path folder = served ? fs::path() : settings.encoder.empty() ? fs::path(recorded_text(record, "folder", record_file)) : settings.encoder;
+  const std::string encoder = served ? "tei:" + used.served.endpoint.url : folder.string();
   const auto documents_file = index_folder / kEncoderDocumentsFile;
   auto content = nn::read_safetensors(documents_file);
   const auto& metadata = content.metadata;
@@ -112,7 +152,7 @@ run::Run retrieve_with_encoder(const fs::path& beir_folder, const fs::path& inde
     throw DataError(documents_file.string(), "was encoded from another corpus than " + (beir_folder / "corpus.jsonl").string() +
                                                  ": run claimrag index --method dense --encoder DIR again");
   }
-  if (metadata.count("encoder_weights") == 0 || metadata.at("encoder_weights") != weights_identity(folder)) {
+  if (!served && (metadata.count("encoder_weights") == 0 || metadata.at("encoder_weights") != weights_identity(folder))) {
     throw DataError(documents_file.string(), "was encoded by other weights than those in " + folder.string() +
                                                  " (the weight files' checksums differ): give the encoder the index was built with");
   }
@@ -120,15 +160,16 @@ run::Run retrieve_with_encoder(const fs::path& beir_folder, const fs::path& inde
       content.tensors.front().value.rows() != static_cast<Eigen::Index>(corpus.documents.size())) {
     throw DataError(documents_file.string(), "does not hold one \"documents\" row per document of the corpus");
   }
-  const pretrained::TextModel model(folder);
-  require_embeddings(model);
+  std::optional<pretrained::TextModel> model;
+  if (!served) require_embeddings(model.emplace(folder));
   const std::string query_prefix = settings.query_prefix.value_or(recorded_text(record, "query_prefix", record_file));
   std::vector<std::string> texts;
   texts.reserve(queries.size());
   for (const auto& query : queries) texts.push_back(query_prefix + query.text);
-  const auto encoded = encode(model, texts, settings, "queries");
-  if (encoded.cols() != content.tensors.front().value.cols()) {
-    throw DataError(documents_file.string(), "holds vectors of another dimension than " + folder.string() + " gives");
+  const auto encoded = model ? encode(*model, texts, settings, "queries") : embed_served(texts, used);
+  if (encoded.rows() > 0 && encoded.cols() != content.tensors.front().value.cols()) {
+    throw DataError(documents_file.string(), "holds vectors of " + std::to_string(content.tensors.front().value.cols()) +
+                                                 " dimensions, and " + encoder + " gives " + std::to_string(encoded.cols()));
   }
   return run_from_hits(corpus, queries, dense::search_top_k(encoded, content.tensors.front().value, k), "encoder");
 }

@@ -19,6 +19,7 @@
 #include "claimrag/verification/scifact_inputs.hpp"
 #include "claimrag/verification/sentence_features.hpp"
 #include "claimrag/verification/stacked_verifier.hpp"
+#include "claimrag/verification/tei_verifier.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
 #include "claimrag/verification/wordless_claims.hpp"
@@ -134,6 +135,7 @@ fs::path judge_prompt_file(const VerifierSource& source) {
   return source.llm_prompt.empty() ? fs::path(kDefaultJudgePrompt) : source.llm_prompt;
 }
 
+// What the verifier is, beside the command's main output (verifier_meta_path), when it has one.
 void write_verifier_meta(const VerifierSource& source, const ExperimentConfig& config) {
   if (source.record_beside.empty()) return;
   const auto file = verifier_meta_path(source.record_beside);
@@ -166,6 +168,27 @@ std::unique_ptr<verification::ClaimVerifier> open_llm_judge(const VerifierSource
                : !served.record.empty() ? ", recorded to " + served.record.string()
                                         : std::string());
   return std::make_unique<verification::LlmJudgeVerifier>(std::move(transport), std::move(options));
+}
+
+// tei:URL: the checkpoint rule over /predict's distributions, through the served transport.
+std::unique_ptr<verification::ClaimVerifier> open_tei_verifier(const VerifierSource& source, const std::string& url,
+                                                               const ExperimentConfig& config) {
+  if (!source.model.empty() || !source.save_model.empty()) {
+    throw UsageError("--model and --save-model name a built-in verifier's file; --verifier tei:" + url +
+                     " asks the served model");
+  }
+  served::ServedOptions served = source.served;
+  served.endpoint.url = url;
+  const verification::TeiVerifierOptions options{checkpoint_verifier_options(config).rule,
+                                                 config.verification.checkpoint.batch_size};
+  auto verifier = verification::make_tei_verifier(served::open_transport(served), options);
+  spdlog::info("served verifier: Text Embeddings Inference at {}, premise {}, threshold {}, {} pairs a request{}", url,
+               verification::premise_unit_name(options.rule.premise), options.rule.threshold, options.batch_size,
+               !served.replay.empty()   ? ", replayed from " + served.replay.string()
+               : !served.record.empty() ? ", recorded to " + served.record.string()
+                                        : std::string());
+  write_verifier_meta(source, config);
+  return verification::guard_wordless_claims(std::move(verifier));
 }
 
 }  // namespace
@@ -220,8 +243,15 @@ nlohmann::ordered_json verifier_record(const VerifierSource& source, const Exper
     record["temperature"] = 0.0;
     return record;
   }
-  if (spec.kind != verification::VerifierKind::checkpoint) return record;
   const auto options = checkpoint_verifier_options(config);
+  if (spec.kind == verification::VerifierKind::tei) {
+    record["rule"] = {{"premise", verification::premise_unit_name(options.rule.premise)},
+                      {"threshold", options.rule.threshold},
+                      {"max_rationale", options.rule.max_rationale}};
+    record["batch_size"] = config.verification.checkpoint.batch_size;
+    return record;
+  }
+  if (spec.kind != verification::VerifierKind::checkpoint) return record;
   // From the files alone: the checkpoint's weights are not loaded a second time to describe them.
   auto checkpoint = pretrained::checkpoint_files_record(spec.location);
   const auto model_config = pretrained::read_model_config(spec.location);
@@ -247,7 +277,10 @@ fs::path verifier_meta_path(const fs::path& out) {
 fs::path verifier_meta_output(const std::string& spec, const fs::path& out) {
   if (spec.empty() || out.empty()) return {};
   const auto kind = verification::parse_verifier_spec(spec).kind;
-  if (kind != verification::VerifierKind::checkpoint && kind != verification::VerifierKind::llm) return {};
+  if (kind != verification::VerifierKind::checkpoint && kind != verification::VerifierKind::llm &&
+      kind != verification::VerifierKind::tei) {
+    return {};
+  }
   return verifier_meta_path(out);
 }
 
@@ -274,6 +307,7 @@ std::unique_ptr<verification::ClaimVerifier> open_verifier(const VerifierSource&
     write_verifier_meta(source, config);
     return verification::guard_wordless_claims(std::move(verifier));
   }
+  if (spec.kind == verification::VerifierKind::tei) return open_tei_verifier(source, spec.location, config);
   if (spec.kind != verification::VerifierKind::builtin) {
     throw UsageError("--verifier " + verification::to_string(spec) + ": this kind of verifier is not available in this build "
                      "(use builtin)");

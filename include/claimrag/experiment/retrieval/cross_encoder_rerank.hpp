@@ -7,12 +7,20 @@
 // the message lists the checkpoint's labels). The head is reordered by that probability (ties
 // in input order), the rest keep their order with scores −1, −2, ... (rerank::reorder_by_probability).
 // Every pair of the run is scored in one batched call: the same bytes for any thread count.
+//
+// With `served` set (`--cross-encoder tei:URL`), the relevances come from Text Embeddings
+// Inference's /rerank (served/tei.hpp) instead of a folder: the claim is the query, the documents'
+// texts are the texts, in requests of at most batch_size, and the score is TEI's (with raw scores
+// off, the logistic of a one-logit reranker's logit: the same as a folder's). The ranking rules
+// are the same. A classification head's --label does not apply there (TEI's /rerank serves
+// one-logit rerankers).
 
 #include <cstddef>
 #include <filesystem>
 #include <string>
 
 #include "claimrag/run/run.hpp"
+#include "claimrag/served/served_options.hpp"
 
 namespace claimrag::experiment {
 
@@ -20,16 +28,18 @@ struct CrossEncoderRequest {
   std::filesystem::path beir_folder;
   std::filesystem::path run_file;
   std::filesystem::path out_file;
-  std::filesystem::path cross_encoder;  ///< the checkpoint folder
+  std::filesystem::path cross_encoder;  ///< the checkpoint folder (empty when served)
   std::string label;                    ///< a classification head's label scored; empty for a one-logit head
   std::size_t rerank_depth = 50;
   std::size_t max_length = 0;           ///< tokens per pair; 0: the model's limit
   std::size_t batch_size = 32;
+  served::ServedOptions served = {};    ///< served.endpoint.url set: TEI's /rerank at that URL
 };
 
 /// Reranks as described above. UsageError naming the folder for an embedding model, for a
 /// classification head without `label` or with one it lacks, and for a label given to a
-/// one-logit head; DataError naming the run file for a query or document missing from the data.
+/// one-logit head, and for a label given with `served`; DataError naming the run file for a query
+/// or document missing from the data, and naming the URL for a failed request.
 run::Run rerank_with_cross_encoder(const CrossEncoderRequest& request);
 
 /// rerank_with_cross_encoder, then the run written to request.out_file.

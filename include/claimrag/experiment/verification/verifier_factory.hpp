@@ -21,7 +21,9 @@
 // verifier_meta_path(source.record_beside) when that is given.
 // llm:URL: the LLM judge (verification/llm_judge_verifier.hpp) over the chat endpoint URL with
 // model source.llm_model; tei:URL: Text Embeddings Inference's /predict with an NLI cross-encoder
-// (verification/tei_verifier.hpp), decided by the checkpoint rule. Both reach the endpoint through
+// (verification/tei_verifier.hpp), decided by the checkpoint rule of config.verification.checkpoint
+// in requests of its batch_size pairs, recorded beside the output as a checkpoint's is; --model and
+// --save-model are refused with it. Both reach the endpoint through
 // served::open_transport(source.served), so they record and replay the same way.
 
 #include <filesystem>
@@ -61,7 +63,7 @@ inline constexpr const char* kDefaultJudgePrompt = "configs/prompts/verifier_jud
 /// where a command using a checkpoint verifier records it. Commands declare it among their outputs.
 std::filesystem::path verifier_meta_path(const std::filesystem::path& out);
 
-/// verifier_meta_path(out) when `spec` names a checkpoint or an LLM judge and `out` is given, else empty: the
+/// verifier_meta_path(out) when `spec` names a checkpoint, an LLM judge or tei:URL and `out` is given, else empty: the
 /// output a command declares for it (io/output_plan.hpp skips empty paths).
 std::filesystem::path verifier_meta_output(const std::string& spec, const std::filesystem::path& out);
 
@@ -75,7 +77,8 @@ std::unique_ptr<verification::ClaimVerifier> open_checkpoint_verifier(const std:
 /// What an output records about the verifier `source` names: {"spec"}, and for a checkpoint also
 /// "checkpoint" (NliCheckpoint::record(): folder, config.json, the weight files' XXH64, labels) and
 /// "rule" (premise, threshold, max_rationale, max_length); for an LLM judge "model", "prompt" (the
-/// file and its XXH64) and "temperature".
+/// file and its XXH64) and "temperature"; for tei:URL "rule" (premise, threshold, max_rationale)
+/// and "batch_size" (pairs per /predict request).
 nlohmann::ordered_json verifier_record(const VerifierSource& source, const ExperimentConfig& config);
 
 /// How the LLM judge reads an answer without JSON or a label name (llm_judge_verifier.hpp, step 2):

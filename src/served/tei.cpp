@@ -1,0 +1,190 @@
+#include "claimrag/served/tei.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "claimrag/error.hpp"
+
+namespace claimrag::served {
+namespace {
+
+using nlohmann::json;
+
+bool is_finite_number(const json& value) { return value.is_number() && std::isfinite(value.get<double>()); }
+
+std::string count_problem(const json& body, std::size_t count, const char* what) {
+  if (!body.is_array()) return std::string("the reply is not an array of ") + what;
+  if (body.size() != count) {
+    return "the reply holds " + std::to_string(body.size()) + " " + what + " for " + std::to_string(count) + " inputs";
+  }
+  return "";
+}
+
+// The [begin, end) ranges of `count` items in chunks of at most `batch_size`.
+std::vector<std::pair<std::size_t, std::size_t>> chunks(std::size_t count, std::size_t batch_size) {
+  if (batch_size == 0) throw UsageError("the batch size of requests to Text Embeddings Inference must be >= 1");
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (std::size_t begin = 0; begin < count; begin += batch_size) ranges.emplace_back(begin, std::min(count, begin + batch_size));
+  return ranges;
+}
+
+// The requests of `items` in chunks of at most `batch_size`, and each one's input count.
+struct Batches {
+  std::vector<JsonRequest> requests;
+  std::vector<std::size_t> counts;
+};
+template <class Item, class Build>
+void add_batches(Batches& batches, std::span<const Item> items, std::size_t batch_size, const Build& build) {
+  for (const auto& [begin, end] : chunks(items.size(), batch_size)) {
+    batches.requests.push_back(build(items.subspan(begin, end - begin)));
+    batches.counts.push_back(end - begin);
+  }
+}
+
+// Every request through the transport in one call (so that they run concurrently). The transport
+// checks each reply's shape (a refused one is retried); the count, which only the request knows,
+// is checked here. A request without an accepted answer stops the command.
+std::vector<json> exchange_checked(Transport& transport, const Batches& batches, std::string (*check)(const json&, std::size_t)) {
+  const auto& [requests, counts] = batches;
+  std::vector<json> bodies;
+  if (requests.empty()) return bodies;
+  const ReplyCheck shape = [check](const json& body) { return check(body, body.is_array() ? body.size() : 0); };
+  const auto replies = transport.exchange(requests, shape);
+  if (replies.size() != requests.size()) throw InternalError("a transport gave another number of replies than requests");
+  for (std::size_t r = 0; r < replies.size(); ++r) {
+    if (!replies[r].ok()) throw DataError(transport.url(), "POST " + requests[r].path + " failed: " + replies[r].failure);
+    if (const std::string problem = check(replies[r].body, counts[r]); !problem.empty()) {
+      throw DataError(transport.url(), "POST " + requests[r].path + ": " + problem);
+    }
+    bodies.push_back(replies[r].body);
+  }
+  return bodies;
+}
+
+}  // namespace
+
+std::string tei_url_of(std::string_view spec) {
+  constexpr std::string_view prefix = "tei:";
+  if (!spec.starts_with(prefix)) return "";
+  const std::string url(spec.substr(prefix.size()));
+  if (!url.starts_with("http://") && !url.starts_with("https://")) {
+    throw UsageError("'" + std::string(spec) + "': a served model is named tei:http(s)://host[:port][/path]");
+  }
+  return url;
+}
+
+JsonRequest tei_predict_request(std::span<const TeiPair> pairs) {
+  json inputs = json::array();
+  for (const auto& [premise, hypothesis] : pairs) inputs.push_back({premise, hypothesis});
+  return {"/predict", {{"inputs", std::move(inputs)}, {"raw_scores", false}, {"truncate", true}}};
+}
+
+JsonRequest tei_rerank_request(const std::string& query, std::span<const std::string> texts) {
+  return {"/rerank",
+          {{"query", query},
+           {"texts", json(std::vector<std::string>(texts.begin(), texts.end()))},
+           {"raw_scores", false},
+           {"truncate", true},
+           {"return_text", false}}};
+}
+
+JsonRequest tei_embed_request(std::span<const std::string> texts) {
+  return {"/embed", {{"inputs", json(std::vector<std::string>(texts.begin(), texts.end()))}, {"truncate", true}}};
+}
+
+std::string check_tei_predict_reply(const json& body, std::size_t count) {
+  if (std::string problem = count_problem(body, count, "predictions"); !problem.empty()) return problem;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const json& labels = body[i];
+    if (!labels.is_array() || labels.empty()) return "prediction " + std::to_string(i) + " is not an array of labels";
+    for (const json& item : labels) {
+      if (!item.is_object() || !item.contains("label") || !item["label"].is_string() || !item.contains("score") ||
+          !is_finite_number(item["score"])) {
+        return "prediction " + std::to_string(i) + " holds an item without a \"label\" text and a finite \"score\"";
+      }
+    }
+  }
+  return "";
+}
+
+std::string check_tei_rerank_reply(const json& body, std::size_t count) {
+  if (std::string problem = count_problem(body, count, "scores"); !problem.empty()) return problem;
+  std::vector<bool> seen(count, false);
+  for (const json& item : body) {
+    if (!item.is_object() || !item.contains("index") || !item["index"].is_number_unsigned() || !item.contains("score") ||
+        !is_finite_number(item["score"])) {
+      return "a score is not an object with an \"index\" and a finite \"score\"";
+    }
+    const auto index = item["index"].get<std::size_t>();
+    if (index >= count || seen[index]) return "the reply's indices are not each of the texts once";
+    seen[index] = true;
+  }
+  return "";
+}
+
+std::string check_tei_embed_reply(const json& body, std::size_t count) {
+  if (std::string problem = count_problem(body, count, "embeddings"); !problem.empty()) return problem;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const json& vector = body[i];
+    if (!vector.is_array() || vector.empty() || !std::all_of(vector.begin(), vector.end(), is_finite_number)) {
+      return "embedding " + std::to_string(i) + " is not a non-empty array of finite numbers";
+    }
+    if (vector.size() != body.front().size()) return "the embeddings of one reply differ in dimension";
+  }
+  return "";
+}
+
+std::vector<std::vector<TeiLabelScore>> tei_predict(Transport& transport, std::span<const TeiPair> pairs,
+                                                    std::size_t batch_size) {
+  Batches batches;
+  add_batches(batches, pairs, batch_size, tei_predict_request);
+  std::vector<std::vector<TeiLabelScore>> scores;
+  scores.reserve(pairs.size());
+  for (const json& body : exchange_checked(transport, batches, check_tei_predict_reply)) {
+    for (const json& labels : body) {
+      auto& pair = scores.emplace_back();
+      for (const json& item : labels) pair.push_back({item["label"].get<std::string>(), item["score"].get<double>()});
+    }
+  }
+  return scores;
+}
+
+std::vector<std::vector<double>> tei_rerank(Transport& transport, std::span<const TeiRerankQuery> queries,
+                                            std::size_t batch_size) {
+  Batches batches;
+  for (const auto& query : queries) {
+    add_batches(batches, std::span<const std::string>(query.texts), batch_size,
+                [&](std::span<const std::string> texts) { return tei_rerank_request(query.query, texts); });
+  }
+  const auto bodies = exchange_checked(transport, batches, check_tei_rerank_reply);
+  std::vector<std::vector<double>> scores;
+  std::size_t next = 0;
+  for (const auto& query : queries) {
+    auto& relevance = scores.emplace_back(query.texts.size(), 0.0);
+    for (const auto& [begin, end] : chunks(query.texts.size(), batch_size)) {
+      for (const json& item : bodies[next]) relevance[begin + item["index"].get<std::size_t>()] = item["score"].get<double>();
+      ++next;
+    }
+  }
+  return scores;
+}
+
+std::vector<std::vector<float>> tei_embed(Transport& transport, std::span<const std::string> texts, std::size_t batch_size) {
+  Batches batches;
+  add_batches(batches, texts, batch_size, tei_embed_request);
+  std::vector<std::vector<float>> vectors;
+  vectors.reserve(texts.size());
+  for (const json& body : exchange_checked(transport, batches, check_tei_embed_reply)) {
+    for (const json& vector : body) {
+      vectors.push_back(vector.get<std::vector<float>>());
+      if (vectors.back().size() != vectors.front().size()) {
+        throw DataError(transport.url(), "POST /embed: the embeddings differ in dimension (" +
+                                             std::to_string(vectors.front().size()) + " and " +
+                                             std::to_string(vectors.back().size()) + ")");
+      }
+    }
+  }
+  return vectors;
+}
+
+}  // namespace claimrag::served
