@@ -1,9 +1,12 @@
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/experiment/verification/verify_stage.hpp"
+#include "claimrag/served/served_options.hpp"
 #include "claimrag/sufficiency/command.hpp"
+#include "claimrag/verification/verifier_spec.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "served_flags.hpp"
 
 namespace claimrag::cli {
 namespace {
@@ -14,10 +17,27 @@ struct SufficiencyFlags {
   std::string verifier;  ///< --verifier SPEC
   experiment::VerifyRequest run;  ///< --data, --run, --split | --queries, --k, --original
   std::string config;
+  std::string judge;       ///< --judge llm:URL
+  ServedFlags served;      ///< the judge's endpoint rules and recording
 };
 
+/// --judge llm:URL: the judge's transport, recorded beside --out by default.
+void set_judge(SufficiencyFlags& flags) {
+  const auto spec = verification::parse_verifier_spec(flags.judge);
+  if (spec.kind != verification::VerifierKind::llm) throw UsageError("sufficiency: --judge takes llm:URL (an OpenAI-compatible chat endpoint)");
+  served::ServedOptions options = resolve_served(flags.served, true, flags.command.out);
+  options.endpoint.url = spec.location;
+  flags.command.judge.model = flags.served.llm_model;
+  flags.command.judge.open_transport = [options] { return served::open_transport(options); };
+}
+
 void run_command(SufficiencyFlags flags) {
-  if (flags.command.scores.empty()) {
+  if (!flags.judge.empty()) {
+    if (!flags.command.model.empty() || !flags.verifier.empty() || !flags.command.scores.empty()) {
+      throw UsageError("sufficiency: --judge decides by itself; give no --model, --verifier or --scores");
+    }
+    set_judge(flags);
+  } else if (flags.command.scores.empty()) {
     const experiment::VerifierSource source{flags.verifier, flags.command.model, {}, {}, flags.command.out};
     const std::string config_file = flags.config;
     flags.command.open_verifier = [source, config_file] { return experiment::open_verifier(source, config_from(config_file)); };
@@ -58,16 +78,28 @@ void add_sufficiency_command(CLI::App& root) {
                       "The pair verifier (a file of claimrag verify --save-model); default: the built-in free-text verifier");
   add_verifier_option(*command, flags->verifier);
   command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
-  command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier")
-      ->required();
+  command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier (required unless --judge)");
+  command->add_option("--judge", flags->judge, "Instead of SURE: a served chat model judges each example, llm:URL (with --llm-model)");
+  command->add_option("--judge-prompt", options.judge.prompt, "With --judge: the prompt file, holding {claim} and {passages}")
+      ->capture_default_str();
+  command->add_option("--max-failures", options.judge.max_failures,
+                      "With --judge: the share of requests that may fail (written with \"failure\"); beyond it nothing is written")
+      ->capture_default_str()
+      ->check(number_in(0, 1));
+  command->add_option("--evaluation", options.evaluation, "JSON: the decisions' macro-F1 and other numbers against the examples' gold labels");
+  add_served_flags(*command, flags->served, true);
   command->add_option("--out", options.out, "JSON Lines: label, probabilities, score, decision and features per example")->required();
   add_config_option(*command, flags->config);
   add_threads_option(*command);
   command->callback([flags] {
     const auto& options = flags->command;
+    const bool judged = !flags->judge.empty();
+    const auto served = resolve_served(flags->served, judged, options.out);
     with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
-                             flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config},
-                  .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out)}},
+                             flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config,
+                             judged ? options.judge.prompt : std::filesystem::path{}, served.replay},
+                  .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out), options.evaluation,
+                            served.record}},
                  [&] { run_command(*flags); });
   });
 }
