@@ -1,7 +1,11 @@
 #include "claimrag/experiment/systems/ground_answers.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/served/served_options.hpp"
+#include "claimrag/verification/verifier_spec.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "served_flags.hpp"
 
 namespace claimrag::cli {
 
@@ -10,11 +14,27 @@ void add_ground_command(CLI::App& root) {
     experiment::GroundRequest request;
     std::string answers, out, data, original, run, model, config;
     double support_threshold = -1, conflict_threshold = -1;
+    std::string questions, generate, prompt = "answer", prompt_file;
+    ServedFlags served;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
       "ground", "Keep the sentences of an answer that its sources support and drop the rest (or answer \"I don't know\")");
-  command->add_option("--answers", options->answers, "JSON Lines of {\"id\", \"answer\", \"context\"?}")->required();
+  command->add_option("--answers", options->answers, "JSON Lines of {\"id\", \"answer\", \"context\"?}");
+  command->add_option("--questions", options->questions,
+                      "Instead of --answers: JSON Lines of {\"id\", \"question\", \"context\"?}, answered by --generate first");
+  command->add_option("--generate", options->generate, "With --questions: the chat model that writes the answers, llm:URL (with --llm-model)");
+  command->add_option("--prompt", options->prompt,
+                      "With --generate: answer (configs/prompts/grounding_answer.txt) or refusal (grounding_answer_refusal.txt: "
+                      "answer only if the context supports it, else \"I don't know\")")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"answer", "refusal"}));
+  command->add_option("--prompt-file", options->prompt_file, "With --generate: another prompt file, holding {question} and {context}");
+  command->add_option("--max-failures", options->request.generation.max_failures,
+                      "With --generate: the share of questions whose answer may fail (written as failed); beyond it nothing is written")
+      ->capture_default_str()
+      ->check(number_in(0, 1));
+  add_served_flags(*command, options->served, true);
   command->add_option("--out", options->out, "JSON Lines to write, one grounded answer a line")->required();
   add_data_option(*command, options->data)->required(false);
   command->add_option("--original", options->original, "SciFact release layout: its abstracts' sentences");
@@ -40,8 +60,25 @@ void add_ground_command(CLI::App& root) {
     request.model = options->model;
     if (options->support_threshold >= 0) request.support_threshold = options->support_threshold;
     if (options->conflict_threshold >= 0) request.conflict_threshold = options->conflict_threshold;
-    with_outputs({.inputs = {options->answers, options->data, options->original, options->run, options->model, options->config},
-                  .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out)}},
+    const bool generates = !options->generate.empty();
+    const auto served = resolve_served(options->served, generates, options->out);
+    if (generates) {
+      const auto spec = verification::parse_verifier_spec(options->generate);
+      if (spec.kind != verification::VerifierKind::llm) throw UsageError("--generate takes llm:URL (an OpenAI-compatible chat endpoint)");
+      auto endpoint = served;
+      endpoint.endpoint.url = spec.location;
+      request.questions = options->questions;
+      request.generation.open_transport = [endpoint] { return served::open_transport(endpoint); };
+      request.generation.model = options->served.llm_model;
+      request.generation.prompt = !options->prompt_file.empty() ? std::filesystem::path(options->prompt_file)
+                                  : options->prompt == "refusal"  ? "configs/prompts/grounding_answer_refusal.txt"
+                                                                  : "configs/prompts/grounding_answer.txt";
+    } else if (!options->questions.empty()) {
+      throw UsageError("--questions needs --generate llm:URL (the model that answers them)");
+    }
+    with_outputs({.inputs = {options->answers, options->questions, options->data, options->original, options->run, options->model,
+                             options->config, generates ? request.generation.prompt : std::filesystem::path{}, served.replay},
+                  .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out), served.record}},
                  [&] { experiment::run_ground(request, config_from(options->config)); });
   });
 }
