@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "../support/fake_http_server.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/interrogation/http_responder.hpp"
 
@@ -18,27 +19,12 @@ namespace ci = claimrag::interrogation;
 
 namespace {
 
-/// A server on an ephemeral port of 127.0.0.1, stopped and joined on destruction.
-class FakeServer {
+/// The shared fake server, serving a chat API under /v1.
+class FakeServer : public claimrag::testing::FakeHttpServer {
  public:
-  explicit FakeServer(httplib::Server::Handler handler) {
-    server_.Post("/v1/chat/completions", std::move(handler));
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ~FakeServer() {
-    server_.stop();
-    thread_.join();
-  }
-  FakeServer(const FakeServer&) = delete;
-  FakeServer& operator=(const FakeServer&) = delete;
-  [[nodiscard]] std::string endpoint() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
-
- private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
+  explicit FakeServer(httplib::Server::Handler handler)
+      : FakeHttpServer("/v1/chat/completions", std::move(handler)) {}
+  [[nodiscard]] std::string endpoint() const { return url("/v1"); }
 };
 
 std::string completion(const std::string& content) {
@@ -254,6 +240,6 @@ TEST(InterrogationHttp, EachFailedAnswerKeepsItsReason) {
   Fixture fixture;
   (void)responder.respond(fixture.requests, 2);
   EXPECT_EQ(responder.failures(), 2U);
-  EXPECT_EQ(responder.failure(fixture.requests[0], 0), "HTTP status 401");
-  EXPECT_EQ(responder.failure(fixture.requests[0], 1), "HTTP status 401");
+  EXPECT_EQ(responder.failure(fixture.requests[0], 0), "HTTP status 401: unauthorized");
+  EXPECT_EQ(responder.failure(fixture.requests[0], 1), "HTTP status 401: unauthorized");
 }

@@ -2,9 +2,11 @@
 // The HTTP responder: any OpenAI-compatible chat-completions endpoint (llama.cpp's server, vLLM,
 // Ollama, OpenAI) answers the probes.
 //
+// The endpoint's rules are served/endpoint.hpp's and the request served/chat.hpp's, shared with
+// every served backend; this file only turns probes into requests and replies into answers.
 // Each sample is one POST to `<endpoint>/chat/completions` — the endpoint is the API's base URL,
 // as OpenAI clients take it, e.g. http://127.0.0.1:8080/v1 — with {"model", "messages": [{"role":
-// "user", "content": prompt}], "temperature"}; the answer is choices[0].message.content. The API
+// "user", "content": prompt}], "temperature", "stream": false}; the answer is choices[0].message.content. The API
 // key, when the environment variable named by `api_key_variable` is set, goes in an
 // "Authorization: Bearer" header; local servers need none.
 //
@@ -13,18 +15,20 @@
 // `max_reply_bytes` (cut off there), or no complete reply within `deadline_seconds` of its start
 // (`timeout_seconds` bounds each wait for a byte; the deadline bounds the whole attempt, so a server
 // that drips a byte at a time cannot hold it open). A failed attempt is retried up to `retries`
-// times, waiting backoff_seconds × 2^attempt between attempts; an answer whose every attempt failed
+// times, waiting backoff_seconds × 2^attempt between attempts, except after a status saying the
+// request itself is wrong (400, 401, 403, 404, 405, 413, 422); an answer whose every attempt failed
 // becomes empty text — resolved as an unresolvable Neutral — is counted in failures(), its reason
 // kept in failure() (and so written to the recording as a failure) and logged. At most
 // `concurrency` requests are in flight. Answers are returned in request order whatever the order
 // of completion.
 
-#include <atomic>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "claimrag/interrogation/responder.hpp"
+#include "claimrag/served/http_transport.hpp"
 
 namespace claimrag::interrogation {
 
@@ -53,10 +57,8 @@ class HttpResponder final : public Responder {
 
  private:
   HttpResponderOptions options_;
-  std::string scheme_host_port_;
-  std::string path_;
-  std::string api_key_;
-  std::atomic<std::size_t> failures_{0};
+  std::unique_ptr<served::HttpTransport> transport_;
+  std::size_t failures_ = 0;
   std::span<const ProbeRequest> asked_;            ///< the requests of the last respond()
   std::vector<std::vector<std::string>> failed_;   ///< per request and sample: why it failed, or ""
 };

@@ -25,10 +25,10 @@
 namespace claimrag::served {
 
 struct ChatOptions {
-  std::string model;                        ///< required
+  std::string model = {};                   ///< required
   double temperature = 0.0;
   std::size_t max_tokens = 0;               ///< 0: not sent (the server's default)
-  std::optional<nlohmann::json> json_schema;  ///< sent as response_format when set
+  std::optional<nlohmann::json> json_schema = {};  ///< sent as response_format when set
   std::string schema_name = "answer";
 };
 

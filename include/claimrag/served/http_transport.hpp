@@ -1,7 +1,7 @@
 #pragma once
 // The live transport: each request is POSTed to the endpoint with the rules of served/endpoint.hpp
-// (timeouts, deadline, reply cap, retries with backoff, bounded concurrency). Failed requests are
-// logged once each (the reason, never the key).
+// (timeouts, deadline, reply cap, retries with backoff, bounded concurrency). A failed request is
+// logged at debug level (the reason, never the key); callers, who know what it was for, warn.
 
 #include "claimrag/served/endpoint.hpp"
 #include "claimrag/served/exchange.hpp"

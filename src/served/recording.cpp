@@ -1,0 +1,112 @@
+#include "claimrag/served/recording.hpp"
+
+#include "claimrag/dataset/jsonl.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/checksum.hpp"
+#include "claimrag/served/endpoint.hpp"
+
+namespace claimrag::served {
+namespace {
+
+/// JSON text as claimrag writes it everywhere: keys sorted (nlohmann::json's maps), no spaces,
+/// invalid UTF-8 replaced rather than thrown on (a model's reply is not ours to refuse here).
+std::string canonical(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+nlohmann::json parse_element(simdjson::dom::element element) {
+  return nlohmann::json::parse(simdjson::minify(element));
+}
+
+}  // namespace
+
+std::string exchange_key(const std::string& url, const JsonRequest& request) {
+  return io::checksum_hex(normalized_url(url) + '\n' + request.path + '\n' + canonical(request.body));
+}
+
+RecordingTransport::RecordingTransport(std::unique_ptr<Transport> inner, std::filesystem::path file)
+    : inner_(std::move(inner)), file_(std::move(file)) {}
+
+std::vector<JsonReply> RecordingTransport::exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) {
+  std::vector<JsonReply> replies = inner_->exchange(requests, check);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    std::string key = exchange_key(inner_->url(), requests[i]);
+    if (line_of_key_.contains(key)) continue;
+    line_of_key_.emplace(key, lines_.size());
+    lines_.push_back({std::move(key), requests[i], replies[i]});
+  }
+  io::AtomicFile out(file_);
+  for (const Line& line : lines_) {
+    nlohmann::ordered_json record = {{"key", line.key}, {"url", inner_->url()}, {"path", line.request.path},
+                                     {"request", line.request.body}};
+    if (line.reply.ok()) {
+      record["reply"] = line.reply.body;
+    } else {
+      record["failed"] = line.reply.failure;
+      record["status"] = line.reply.status;
+    }
+    out.stream() << record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  }
+  out.commit();
+  return replies;
+}
+
+ReplayTransport::ReplayTransport(const std::filesystem::path& file, const std::string& url)
+    : file_(file), url_(normalized_url(url)) {
+  dataset::for_each_json_object(file_, [&](simdjson::dom::object object, std::size_t line) {
+    const dataset::FieldReader fields(object, file_, line);
+    fields.refuse_unknown({"key", "url", "path", "request", "reply", "failed", "status"});
+    const std::string key = fields.string("key");
+    const std::string recorded_url = fields.string("url");
+    JsonRequest request{fields.string("path"), parse_element(fields.element("request"))};
+    if (exchange_key(recorded_url, request) != key) {
+      fields.fail("\"key\" is not the content address of the line's url, path and request (an edited recording?)");
+    }
+    JsonReply reply;
+    if (fields.has("reply") == fields.has("failed")) fields.fail("a line holds either \"reply\" or \"failed\"");
+    if (fields.has("reply")) {
+      reply.body = parse_element(fields.element("reply"));
+      reply.status = 200;
+    } else {
+      reply.failure = fields.string("failed");
+      if (reply.failure.empty()) fields.fail("\"failed\" must say why the exchange failed");
+      std::int64_t status = 0;
+      if (fields.has("status") && (fields.element("status").get_int64().get(status) || status < 0 || status > 999)) {
+        fields.fail("\"status\" must be an HTTP status (0 when none came)");
+      }
+      reply.status = static_cast<int>(status);
+    }
+    if (!replies_.emplace(key, std::move(reply)).second) fields.fail("a second exchange with key " + key);
+    used_.emplace(key, false);
+  });
+}
+
+std::vector<JsonReply> ReplayTransport::exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) {
+  std::vector<JsonReply> replies;
+  replies.reserve(requests.size());
+  for (const JsonRequest& request : requests) {
+    const std::string key = exchange_key(url_, request);
+    const auto found = replies_.find(key);
+    if (found == replies_.end()) {
+      throw DataError(file_.string(), "no recorded exchange for POST " + url_ + request.path + " (key " + key + "; the recording holds " +
+                                          std::to_string(replies_.size()) +
+                                          " exchanges: was it made with other inputs, endpoint, model, prompt or parameters?)");
+    }
+    used_[key] = true;
+    JsonReply reply = found->second;
+    if (reply.ok()) {
+      if (std::string why = check(reply.body); !why.empty()) reply = {nullptr, std::move(why), reply.status};
+    }
+    replies.push_back(std::move(reply));
+  }
+  return replies;
+}
+
+std::size_t ReplayTransport::unused() const {
+  std::size_t count = 0;
+  for (const auto& [key, used] : used_) count += used ? 0 : 1;
+  return count;
+}
+
+}  // namespace claimrag::served
