@@ -24,12 +24,13 @@ void add_ground_command(CLI::App& root) {
   command->add_option("--questions", options->questions,
                       "Instead of --answers: JSON Lines of {\"id\", \"question\", \"context\"?}, answered by --generate first");
   command->add_option("--generate", options->generate, "With --questions: the chat model that writes the answers, llm:URL (with --llm-model)");
-  command->add_option("--prompt", options->prompt,
+  auto* generate_prompt = command->add_option("--generate-prompt", options->prompt,
                       "With --generate: answer (configs/prompts/grounding_answer.txt) or refusal (grounding_answer_refusal.txt: "
                       "answer only if the context supports it, else \"I don't know\")")
       ->capture_default_str()
       ->check(CLI::IsMember({"answer", "refusal"}));
-  command->add_option("--prompt-file", options->prompt_file, "With --generate: another prompt file, holding {question} and {context}");
+  command->add_option("--generate-prompt-file", options->prompt_file,
+                      "With --generate: another prompt file, holding {question} and {context} (instead of --generate-prompt)");
   command->add_option("--max-failures", options->request.generation.max_failures,
                       "With --generate: the share of questions whose answer may fail (written as failed); beyond it nothing is written")
       ->capture_default_str()
@@ -50,7 +51,8 @@ void add_ground_command(CLI::App& root) {
       ->check(number_in(0, 1));
   add_config_option(*command, options->config);
   add_threads_option(*command);
-  command->callback([options] {
+  command->callback([options, generate_prompt] {
+    const bool command_gave_prompt = generate_prompt->count() > 0;
     auto request = options->request;
     request.answers = options->answers;
     request.out = options->out;
@@ -70,6 +72,7 @@ void add_ground_command(CLI::App& root) {
       request.questions = options->questions;
       request.generation.open_transport = [endpoint] { return served::open_transport(endpoint); };
       request.generation.model = options->served.llm_model;
+      if (!options->prompt_file.empty() && command_gave_prompt) throw UsageError("give --generate-prompt or --generate-prompt-file, not both");
       request.generation.prompt = !options->prompt_file.empty() ? std::filesystem::path(options->prompt_file)
                                   : options->prompt == "refusal"  ? "configs/prompts/grounding_answer_refusal.txt"
                                                                   : "configs/prompts/grounding_answer.txt";

@@ -10,12 +10,13 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "support/fake_chat_server.hpp"
+#include "support/chat_completion.hpp"
+#include "support/fake_http_server.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
 using claimrag::testing::completion;
-using claimrag::testing::FakeChatServer;
+using claimrag::testing::FakeHttpServer;
 using claimrag::testing::json_lines;
 using claimrag::testing::prompt_of;
 using claimrag::testing::run_claimrag;
@@ -67,8 +68,8 @@ TEST(CliGenerate, WritesGroundsAndReplaysOfflineToTheSameBytes) {
   Writer writer;
   std::string url;
   {
-    FakeChatServer server(writer.handler());
-    url = server.endpoint();
+    FakeHttpServer server("/v1/chat/completions", writer.handler());
+    url = server.url("/v1");
     const auto outcome = run_claimrag("ground --questions " + questions.string() + generate_flags(url) + kVerifier + " --out " + out.string(),
                                       folder.path());
     ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
@@ -101,7 +102,7 @@ TEST(CliGenerate, WritesGroundsAndReplaysOfflineToTheSameBytes) {
   EXPECT_EQ(slurp(replayed), slurp(out));
   // The refusal prompt is another request: the recording lacks it.
   const auto refusal = folder.path() / "refusal.jsonl";
-  EXPECT_EQ(run_claimrag("ground --questions " + questions.string() + generate_flags(url) + kVerifier + " --prompt refusal --out " +
+  EXPECT_EQ(run_claimrag("ground --questions " + questions.string() + generate_flags(url) + kVerifier + " --generate-prompt refusal --out " +
                              refusal.string() + " --replay " + recording.string(),
                          folder.path())
                 .exit_code,
@@ -114,9 +115,9 @@ TEST(CliGenerate, TheRefusalPromptAsksForIDontKnow) {
   const auto questions = folder.write("questions.jsonl", kQuestions);
   const auto out = folder.path() / "grounded.jsonl";
   Writer writer;
-  FakeChatServer server(writer.handler());
-  const auto outcome = run_claimrag("ground --questions " + questions.string() + generate_flags(server.endpoint()) + kVerifier +
-                                        " --prompt refusal --out " + out.string(),
+  FakeHttpServer server("/v1/chat/completions", writer.handler());
+  const auto outcome = run_claimrag("ground --questions " + questions.string() + generate_flags(server.url("/v1")) + kVerifier +
+                                        " --generate-prompt refusal --out " + out.string(),
                                     folder.path());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   ASSERT_EQ(writer.prompts.size(), 2u);
@@ -129,8 +130,8 @@ TEST(CliGenerate, AFailedGenerationBeyondMaxFailuresWritesNothingAndWithinItIsWr
   const auto out = folder.path() / "grounded.jsonl";
   Writer writer;
   writer.fail_coffee = true;
-  FakeChatServer server(writer.handler());
-  const std::string command = "ground --questions " + questions.string() + generate_flags(server.endpoint()) + kVerifier + " --out " + out.string();
+  FakeHttpServer server("/v1/chat/completions", writer.handler());
+  const std::string command = "ground --questions " + questions.string() + generate_flags(server.url("/v1")) + kVerifier + " --out " + out.string();
   const auto refused = run_claimrag(command, folder.path());
   EXPECT_EQ(refused.exit_code, 3);
   EXPECT_NE(refused.err.find("1 of 2 answers could not be generated"), std::string::npos) << refused.err;

@@ -8,12 +8,13 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "support/fake_chat_server.hpp"
+#include "support/chat_completion.hpp"
+#include "support/fake_http_server.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
 using claimrag::testing::completion;
-using claimrag::testing::FakeChatServer;
+using claimrag::testing::FakeHttpServer;
 using claimrag::testing::json_lines;
 using claimrag::testing::prompt_of;
 using claimrag::testing::run_claimrag;
@@ -58,8 +59,8 @@ TEST(CliJudge, DecidesEvaluatesAndReplaysOfflineToTheSameBytes) {
   const auto evaluation = folder.path() / "evaluation.json";
   std::atomic<int> calls{0};
   {
-    FakeChatServer server(judge(calls, false));
-    const auto outcome = run_claimrag("sufficiency --examples " + examples.string() + judge_flags(server.endpoint()) +
+    FakeHttpServer server("/v1/chat/completions", judge(calls, false));
+    const auto outcome = run_claimrag("sufficiency --examples " + examples.string() + judge_flags(server.url("/v1")) +
                                           " --out " + out.string() + " --evaluation " + evaluation.string(),
                                       folder.path());
     ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
@@ -105,8 +106,8 @@ TEST(CliJudge, ReplayGivesTheRecordedBytesAndRefusesAnotherModel) {
   std::atomic<int> calls{0};
   std::string url;
   {
-    FakeChatServer server(judge(calls, false));
-    url = server.endpoint();
+    FakeHttpServer server("/v1/chat/completions", judge(calls, false));
+    url = server.url("/v1");
     ASSERT_EQ(run_claimrag("sufficiency --examples " + examples.string() + judge_flags(url) + " --out " + out.string() +
                                " --record " + recording.string(),
                            folder.path())
@@ -135,8 +136,8 @@ TEST(CliJudge, AFailureBeyondMaxFailuresWritesNothingAndWithinItIsWrittenAsFaile
   const auto out = folder.path() / "decisions.jsonl";
   const auto evaluation = folder.path() / "evaluation.json";
   std::atomic<int> calls{0};
-  FakeChatServer server(judge(calls, true));
-  const std::string command = "sufficiency --examples " + examples.string() + judge_flags(server.endpoint()) + " --out " +
+  FakeHttpServer server("/v1/chat/completions", judge(calls, true));
+  const std::string command = "sufficiency --examples " + examples.string() + judge_flags(server.url("/v1")) + " --out " +
                               out.string() + " --evaluation " + evaluation.string();
   const auto refused = run_claimrag(command, folder.path());
   EXPECT_EQ(refused.exit_code, 3);

@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Inputs: the benchmark's test split, and the questions.
-"$claimrag" --quiet sufficiency-bench --original data/scifact/original --out "$work/benchmark.jsonl"
+"$claimrag" --quiet sufficiency-bench --original data/scifact/original --config configs/scifact.json --out "$work/benchmark.jsonl"
 python3 - "$work" <<'PY'
 import json, random, sys
 work = sys.argv[1]
@@ -56,14 +56,14 @@ for _ in $(seq 100); do
 done
 url="http://127.0.0.1:$port/v1"
 served=(--llm-model stand-in --retries 0 --timeout 10)
-judge() { "$claimrag" --quiet sufficiency --examples "$work/test.jsonl" --judge "llm:$url" "${served[@]}" "$@"; }
+judge() { "$claimrag" --quiet sufficiency --examples "$work/test.jsonl" --config configs/scifact.json --judge "llm:$url" "${served[@]}" "$@"; }
 generate() {
-  "$claimrag" --quiet ground --questions "$work/questions.jsonl" --data data/scifact/beir --original data/scifact/original \
+  "$claimrag" --quiet ground --questions "$work/questions.jsonl" --config configs/scifact.json --data data/scifact/beir --original data/scifact/original \
     --generate "llm:$url" "${served[@]}" "$@"
 }
 judge --out "$work/judge.jsonl" --evaluation "$work/judge.evaluation.json" --record "$work/judge.recording.jsonl"
 generate --out "$work/answer.jsonl" --record "$work/answer.recording.jsonl"
-generate --prompt refusal --out "$work/refusal.jsonl" --record "$work/refusal.recording.jsonl"
+generate --generate-prompt refusal --out "$work/refusal.jsonl" --record "$work/refusal.recording.jsonl"
 kill "$server"
 wait "$server" 2> /dev/null || true
 server=
@@ -71,7 +71,7 @@ server=
 # Offline: the same commands from the recordings, byte for byte.
 judge --out "$work/judge.replay.jsonl" --evaluation "$work/judge.replay.evaluation.json" --replay "$work/judge.recording.jsonl"
 generate --out "$work/answer.replay.jsonl" --replay "$work/answer.recording.jsonl"
-generate --prompt refusal --out "$work/refusal.replay.jsonl" --replay "$work/refusal.recording.jsonl"
+generate --generate-prompt refusal --out "$work/refusal.replay.jsonl" --replay "$work/refusal.recording.jsonl"
 for name in judge.jsonl judge.evaluation.json answer.jsonl refusal.jsonl; do
   cmp "$work/$name" "$work/${name%%.*}.replay.${name#*.}"
 done
@@ -95,9 +95,15 @@ for name in ("answer", "refusal"):
     conflicting = sum(sum(c["label"] == "conflicting" for c in l["claims"]) for l in done)
     said_idk = sum(l["generated_answer"].startswith("I don't know") for l in done)
     refused = sum(l["refused"] for l in done)
+    # The stand-in's sentence from outside the context is what grounding must drop.
+    outside = "The effect was first described in a survey of Antarctic penguin colonies in 1911."
+    outside_kept = sum(c["kept"] and c["text"] == outside for l in done for c in l["claims"])
     before = sum(l["partial_hallucination"]["before"] for l in done)
     after = sum(l["partial_hallucination"]["after"] for l in done)
-    print(f"ground --generate --prompt {name} (stand-in): {len(lines)} questions, {len(lines) - len(done)} failed, "
+    print(f"ground --generate --generate-prompt {name} (stand-in): {len(lines)} questions, {len(lines) - len(done)} failed, "
           f"{said_idk} answered I don't know; {claims} claims, {kept} kept ({kept / max(claims, 1):.4f}), {conflicting} conflicting; "
-          f"{refused} grounded answers refused; partial hallucinations {before} before, {after} after")
+          f"{refused} grounded answers refused; partial hallucinations {before} before, {after} after; "
+          f"the sentence from outside the context kept {outside_kept} times")
+    if outside_kept:
+        sys.exit(f"FAIL grounding kept the stand-in's sentence from outside the context ({name} prompt)")
 PY

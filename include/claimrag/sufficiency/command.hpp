@@ -65,9 +65,9 @@ struct SufficiencyCommand {
   VerifierOpener open_verifier;      ///< the verifier; or
   std::filesystem::path scores;      ///< precomputed pair scores
   std::filesystem::path aggregator;  ///< SURE's aggregator (not with a judge)
-  JudgeCommand judge;                ///< or a served judge
+  JudgeCommand judge = {};           ///< or a served judge
   std::filesystem::path out;
-  std::filesystem::path evaluation;  ///< optional: the numbers on gold labels (see above)
+  std::filesystem::path evaluation = {};  ///< optional: the numbers on gold labels (see above)
 };
 
 /// Runs `sufficiency` on `command.examples`: inputs are read and checked before any model is

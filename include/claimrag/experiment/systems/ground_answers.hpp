@@ -36,8 +36,8 @@ struct AnswerGeneration {
 
 struct GroundRequest {
   std::filesystem::path answers;   ///< JSON Lines of {"id", "answer", "context"?}; or
-  std::filesystem::path questions; ///< JSON Lines of {"id", "question", "context"?}, answered by `generation`
-  AnswerGeneration generation;
+  std::filesystem::path questions = {};  ///< JSON Lines of {"id", "question", "context"?}, answered by `generation`
+  AnswerGeneration generation = {};
   std::filesystem::path out;       ///< JSON Lines, one grounded answer a line
   std::filesystem::path data;      ///< BEIR folder: context document ids are looked up in its corpus
   std::filesystem::path original;  ///< SciFact release layout: its documents' sentences
