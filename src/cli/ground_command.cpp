@@ -1,8 +1,12 @@
 #include "claimrag/experiment/systems/ground_answers.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/served/served_options.hpp"
+#include "claimrag/verification/verifier_spec.hpp"
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
+#include "served_flags.hpp"
 
 namespace claimrag::cli {
 
@@ -11,12 +15,23 @@ void add_ground_command(CLI::App& root) {
     experiment::GroundRequest request;
     std::string answers, out, data, original, run, model, config;
     double support_threshold = -1, conflict_threshold = -1;
-    JudgeFlags judge;
+    JudgeFlags judge;  ///< the served flags (shared by --generate and a served --verifier), --prompt, --max-failures
+    std::string questions, generate, prompt = "answer", prompt_file;
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
       "ground", "Keep the sentences of an answer that its sources support and drop the rest (or answer \"I don't know\")");
-  command->add_option("--answers", options->answers, "JSON Lines of {\"id\", \"answer\", \"context\"?}")->required();
+  command->add_option("--answers", options->answers, "JSON Lines of {\"id\", \"answer\", \"context\"?}");
+  command->add_option("--questions", options->questions,
+                      "Instead of --answers: JSON Lines of {\"id\", \"question\", \"context\"?}, answered by --generate first");
+  command->add_option("--generate", options->generate, "With --questions: the chat model that writes the answers, llm:URL (with --llm-model)");
+  auto* generate_prompt = command->add_option("--generate-prompt", options->prompt,
+                      "With --generate: answer (configs/prompts/grounding_answer.txt) or refusal (grounding_answer_refusal.txt: "
+                      "answer only if the context supports it, else \"I don't know\")")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"answer", "refusal"}));
+  command->add_option("--generate-prompt-file", options->prompt_file,
+                      "With --generate: another prompt file, holding {question} and {context} (instead of --generate-prompt)");
   command->add_option("--out", options->out, "JSON Lines to write, one grounded answer a line")->required();
   add_data_option(*command, options->data)->required(false);
   command->add_option("--original", options->original, "SciFact release layout: its abstracts' sentences");
@@ -33,7 +48,8 @@ void add_ground_command(CLI::App& root) {
   add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
   add_threads_option(*command);
-  command->callback([options] {
+  command->callback([options, generate_prompt] {
+    const bool command_gave_prompt = generate_prompt->count() > 0;
     auto request = options->request;
     request.answers = options->answers;
     request.out = options->out;
@@ -43,11 +59,41 @@ void add_ground_command(CLI::App& root) {
     request.model = options->model;
     if (options->support_threshold >= 0) request.support_threshold = options->support_threshold;
     if (options->conflict_threshold >= 0) request.conflict_threshold = options->conflict_threshold;
-    const auto source = apply_judge_flags(request, options->judge, options->out);
-    with_outputs({.inputs = {options->answers, options->data, options->original, options->run, options->model, options->config,
-                             judge_prompt_input(source), source.served.replay},
-                  .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out),
-                            source.served.record}},
+    const bool generates = !options->generate.empty();
+    // --llm-model, --record and --replay may be the generator's alone: the verifier's own checks
+    // see them only when it is served itself.
+    JudgeFlags verifier_flags = options->judge;
+    if (generates && !is_served_verifier(request.verifier)) {
+      verifier_flags.served.llm_model.clear();
+      verifier_flags.served.served.record.clear();
+      verifier_flags.served.served.replay.clear();
+    }
+    const auto source = apply_judge_flags(request, verifier_flags, options->out);
+    // The generator and a served verifier share the flags and the recording: one file holds the
+    // exchanges of every endpoint the command reached (served/recording.hpp).
+    const auto served = resolve_served(options->judge.served, generates || is_served_verifier(request.verifier), options->out);
+    if (generates) {
+      const auto spec = verification::parse_verifier_spec(options->generate);
+      if (spec.kind != verification::VerifierKind::llm) throw UsageError("--generate takes llm:URL (an OpenAI-compatible chat endpoint)");
+      if (options->judge.served.llm_model.empty()) throw UsageError("--generate needs --llm-model NAME (the model the endpoint serves)");
+      auto endpoint = served;
+      endpoint.endpoint.url = spec.location;
+      request.questions = options->questions;
+      request.generation.open_transport = [endpoint] { return served::open_transport(endpoint); };
+      request.generation.model = options->judge.served.llm_model;
+      request.generation.max_failures = options->judge.max_failures;
+      if (!options->prompt_file.empty() && command_gave_prompt) throw UsageError("give --generate-prompt or --generate-prompt-file, not both");
+      request.generation.prompt = !options->prompt_file.empty() ? std::filesystem::path(options->prompt_file)
+                                  : options->prompt == "refusal"  ? "configs/prompts/grounding_answer_refusal.txt"
+                                                                  : "configs/prompts/grounding_answer.txt";
+    } else if (!options->questions.empty()) {
+      throw UsageError("--questions needs --generate llm:URL (the model that answers them)");
+    }
+    request.served = served;
+    with_outputs({.inputs = {options->answers, options->questions, options->data, options->original, options->run, options->model,
+                             options->config, judge_prompt_input(source), generates ? request.generation.prompt : std::filesystem::path{},
+                             served.replay},
+                  .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out), served.record}},
                  [&] { experiment::run_ground(request, config_from(options->config)); });
   });
 }

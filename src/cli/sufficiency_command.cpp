@@ -1,10 +1,13 @@
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/experiment/verification/verify_stage.hpp"
+#include "claimrag/served/served_options.hpp"
 #include "claimrag/sufficiency/command.hpp"
+#include "claimrag/verification/verifier_spec.hpp"
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
+#include "served_flags.hpp"
 
 namespace claimrag::cli {
 namespace {
@@ -15,12 +18,30 @@ struct SufficiencyFlags {
   std::string verifier;  ///< --verifier SPEC
   experiment::VerifyRequest run;  ///< --data, --run, --split | --queries, --k, --original
   std::string config;
-  JudgeFlags judge;
+  JudgeFlags judge;                   ///< the served flags, the LLM verifier's --prompt, --max-failures
   experiment::VerifierSource source;  ///< the verifier with its served options, set before the outputs are declared
+  std::string judge_spec;             ///< --judge llm:URL
+  served::ServedOptions judge_served; ///< the judge's endpoint rules and recording, set before the outputs are declared
 };
 
+/// --judge llm:URL: the judge's transport, recorded beside --out by default.
+void set_judge(SufficiencyFlags& flags) {
+  const auto spec = verification::parse_verifier_spec(flags.judge_spec);
+  if (spec.kind != verification::VerifierKind::llm) throw UsageError("sufficiency: --judge takes llm:URL (an OpenAI-compatible chat endpoint)");
+  if (!flags.judge.prompt.empty()) throw UsageError("sufficiency: --prompt is the LLM verifier's; the judge's prompt is --judge-prompt");
+  served::ServedOptions options = flags.judge_served;
+  options.endpoint.url = spec.location;
+  flags.command.judge.model = flags.judge.served.llm_model;
+  flags.command.judge.open_transport = [options] { return served::open_transport(options); };
+}
+
 void run_command(SufficiencyFlags flags) {
-  if (flags.command.scores.empty()) {
+  if (!flags.judge_spec.empty()) {
+    if (!flags.command.model.empty() || !flags.verifier.empty() || !flags.command.scores.empty()) {
+      throw UsageError("sufficiency: --judge decides by itself; give no --model, --verifier or --scores");
+    }
+    set_judge(flags);
+  } else if (flags.command.scores.empty()) {
     experiment::VerifierSource source = flags.source;
     source.model = flags.command.model;
     const std::string config_file = flags.config;
@@ -62,25 +83,36 @@ void add_sufficiency_command(CLI::App& root) {
                       "The pair verifier (a file of claimrag verify --save-model); default: the built-in free-text verifier");
   add_verifier_option(*command, flags->verifier);
   command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
-  command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier")
-      ->required();
+  command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier (required unless --judge)");
+  command->add_option("--judge", flags->judge_spec, "Instead of SURE: a served chat model judges each example, llm:URL (with --llm-model)");
+  command->add_option("--judge-prompt", options.judge.prompt, "With --judge: the prompt file, holding {claim} and {passages}")
+      ->capture_default_str();
   command->add_option("--out", options.out, "JSON Lines: label, probabilities, score, decision and features per example")->required();
   add_judge_flags(*command, flags->judge);
   add_config_option(*command, flags->config);
   add_threads_option(*command);
   command->callback([flags] {
     auto& options = flags->command;
+    const bool judged = !flags->judge_spec.empty();
     auto& source = flags->source;
     source = {};
     source.spec = flags->verifier;
     source.record_beside = options.out;
-    set_served_source(source, flags->judge, options.scores.empty() ? options.out : std::filesystem::path());
+    if (judged) {
+      // The served flags are the judge's: the verifier (none with --judge) sees none of them.
+      flags->judge_served = resolve_served(flags->judge.served, true, options.out);
+      options.judge.max_failures = flags->judge.max_failures;
+    } else {
+      set_served_source(source, flags->judge, options.scores.empty() ? options.out : std::filesystem::path());
+    }
     options.max_failures = flags->judge.max_failures;
     options.verifier_spec = flags->verifier;
+    const auto& served = judged ? flags->judge_served : source.served;
     with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
                              flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config,
-                             judge_prompt_input(source), source.served.replay},
-                  .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out), source.served.record}},
+                             judge_prompt_input(source), judged ? options.judge.prompt : std::filesystem::path{}, served.replay},
+                  .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out), options.evaluation,
+                            served.record}},
                  [&] { run_command(*flags); });
   });
 }

@@ -76,17 +76,21 @@ std::optional<verification::EvidenceDocument> ContextPassages::document(const st
   return document;
 }
 
-std::vector<AnswerToGround> read_answers(const std::filesystem::path& path, const ContextSources& sources) {
+namespace {
+
+/// Lines {"id", <text_field>, "context"?}: the text goes to AnswerToGround::answer.
+std::vector<AnswerToGround> read_lines_with_context(const std::filesystem::path& path, const ContextSources& sources,
+                                                    const char* text_field) {
   std::vector<AnswerToGround> answers;
   std::unordered_map<std::string, std::size_t> first_line;
   dataset::for_each_json_object(path, [&](simdjson::dom::object object, std::size_t line_number) {
     const dataset::FieldReader fields(object, path, line_number);
-    fields.refuse_unknown({"id", "answer", "context"});
+    fields.refuse_unknown({"id", text_field, "context"});
     AnswerToGround answer;
     answer.id = fields.identifier("id");
     const auto [seen, fresh] = first_line.emplace(answer.id, line_number);
     if (!fresh) fields.fail("duplicate id \"" + answer.id + "\" (first on line " + std::to_string(seen->second) + ")");
-    answer.answer = fields.string("answer");
+    answer.answer = fields.string(text_field);
     if (fields.has("context")) {
       simdjson::dom::array items;
       if (fields.element("context").get_array().get(items)) fields.fail("\"context\" is not an array");
@@ -110,6 +114,20 @@ std::vector<AnswerToGround> read_answers(const std::filesystem::path& path, cons
     answers.push_back(std::move(answer));
   });
   return answers;
+}
+
+}  // namespace
+
+std::vector<AnswerToGround> read_answers(const std::filesystem::path& path, const ContextSources& sources) {
+  return read_lines_with_context(path, sources, "answer");
+}
+
+std::vector<QuestionWithContext> read_questions(const std::filesystem::path& path, const ContextSources& sources) {
+  std::vector<QuestionWithContext> questions;
+  for (auto& line : read_lines_with_context(path, sources, "question")) {
+    questions.push_back({std::move(line.id), std::move(line.answer), std::move(line.context), std::move(line.empty_context_reason)});
+  }
+  return questions;
 }
 
 }  // namespace claimrag::grounding

@@ -1,5 +1,9 @@
 #include "claimrag/served/recording.hpp"
 
+#include <map>
+#include <mutex>
+#include <unordered_set>
+
 #include "claimrag/dataset/jsonl.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
@@ -25,30 +29,62 @@ std::string exchange_key(const std::string& url, const JsonRequest& request) {
   return io::checksum_hex(normalized_url(url) + '\n' + request.path + '\n' + canonical(request.body));
 }
 
-RecordingTransport::RecordingTransport(std::unique_ptr<Transport> inner, std::filesystem::path file)
-    : inner_(std::move(inner)), file_(std::move(file)) {}
+class RecordingFile {
+ public:
+  explicit RecordingFile(std::filesystem::path file) : file_(std::move(file)) {}
+
+  /// Adds the exchanges not recorded yet and rewrites the file.
+  void add(const std::string& url, std::span<const JsonRequest> requests, const std::vector<JsonReply>& replies) {
+    const std::lock_guard lock(mutex_);
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      std::string key = exchange_key(url, requests[i]);
+      if (!keys_.insert(key).second) continue;
+      nlohmann::ordered_json record = {{"key", std::move(key)}, {"url", normalized_url(url)}, {"path", requests[i].path},
+                                       {"request", requests[i].body}};
+      if (replies[i].ok()) {
+        record["reply"] = replies[i].body;
+      } else {
+        record["failed"] = replies[i].failure;
+        record["status"] = replies[i].status;
+      }
+      lines_.push_back(record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    io::AtomicFile out(file_);
+    for (const std::string& line : lines_) out.stream() << line << '\n';
+    out.commit();
+  }
+
+ private:
+  std::filesystem::path file_;
+  std::mutex mutex_;
+  std::vector<std::string> lines_;
+  std::unordered_set<std::string> keys_;
+};
+
+namespace {
+
+/// The recordings open in this process, by file, so that transports recording to one file share it.
+std::shared_ptr<RecordingFile> open_recording_file(const std::filesystem::path& file) {
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<RecordingFile>> open;
+  const std::lock_guard lock(mutex);
+  const std::string name = std::filesystem::weakly_canonical(std::filesystem::absolute(file)).string();
+  if (auto shared = open[name].lock()) return shared;
+  auto created = std::make_shared<RecordingFile>(file);
+  open[name] = created;
+  return created;
+}
+
+}  // namespace
+
+RecordingTransport::RecordingTransport(std::unique_ptr<Transport> inner, const std::filesystem::path& file)
+    : inner_(std::move(inner)), file_(open_recording_file(file)) {}
+
+RecordingTransport::~RecordingTransport() = default;
 
 std::vector<JsonReply> RecordingTransport::exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) {
   std::vector<JsonReply> replies = inner_->exchange(requests, check);
-  for (std::size_t i = 0; i < requests.size(); ++i) {
-    std::string key = exchange_key(inner_->url(), requests[i]);
-    if (line_of_key_.contains(key)) continue;
-    line_of_key_.emplace(key, lines_.size());
-    lines_.push_back({std::move(key), requests[i], replies[i]});
-  }
-  io::AtomicFile out(file_);
-  for (const Line& line : lines_) {
-    nlohmann::ordered_json record = {{"key", line.key}, {"url", inner_->url()}, {"path", line.request.path},
-                                     {"request", line.request.body}};
-    if (line.reply.ok()) {
-      record["reply"] = line.reply.body;
-    } else {
-      record["failed"] = line.reply.failure;
-      record["status"] = line.reply.status;
-    }
-    out.stream() << record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-  }
-  out.commit();
+  file_->add(inner_->url(), requests, replies);
   return replies;
 }
 

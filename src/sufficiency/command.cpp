@@ -14,6 +14,8 @@
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/sufficiency/aggregator.hpp"
 #include "claimrag/sufficiency/benchmark.hpp"
+#include "claimrag/sufficiency/method_numbers.hpp"
+#include "claimrag/sufficiency/llm_judge.hpp"
 #include "claimrag/sufficiency/pair_scoring.hpp"
 #include "claimrag/verification/verdict_failures.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
@@ -149,7 +151,102 @@ namespace {
 
 void check_scoring(const SufficiencyCommand& command) {
   const bool verifier = !command.model.empty() || command.open_verifier;
-  if (verifier == !command.scores.empty()) throw UsageError("sufficiency: give --scores, or a verifier (--model, --verifier), not both");
+  const bool judge = static_cast<bool>(command.judge.open_transport);
+  if (static_cast<int>(verifier) + static_cast<int>(!command.scores.empty()) + static_cast<int>(judge) != 1) {
+    throw UsageError("sufficiency: give one of --scores, a verifier (--model, --verifier) and --judge");
+  }
+  if (judge && !command.aggregator.empty()) throw UsageError("sufficiency: --judge decides by itself; give no --aggregator");
+  if (!judge && command.aggregator.empty()) throw UsageError("sufficiency: SURE needs --aggregator (or decide with --judge)");
+  if (judge && command.judge.model.empty()) throw UsageError("sufficiency: --judge needs --llm-model (the model name the endpoint serves)");
+  if (!(command.judge.max_failures >= 0 && command.judge.max_failures <= 1)) throw UsageError("--max-failures must be in [0, 1]");
+}
+
+/// The system's decisions on labelled examples, for `command.evaluation`. `failed` examples are
+/// left out of the numbers.
+struct Decisions {
+  std::vector<int> predicted, answered;
+  std::vector<double> confidence, p_supported;
+  std::vector<bool> failed;
+};
+
+void write_evaluation(const SufficiencyCommand& command, const std::vector<Example>& examples, const Decisions& decisions,
+                      const std::string& system) {
+  if (command.evaluation.empty()) return;
+  std::vector<int> gold, predicted, answered;
+  std::vector<double> confidence, p_supported;
+  std::size_t failures = 0;
+  for (std::size_t i = 0; i < examples.size(); ++i) {
+    if (decisions.failed[i]) {
+      ++failures;
+      continue;
+    }
+    gold.push_back(static_cast<int>(examples[i].label));
+    predicted.push_back(decisions.predicted[i]);
+    answered.push_back(decisions.answered[i]);
+    confidence.push_back(decisions.confidence[i]);
+    p_supported.push_back(decisions.p_supported[i]);
+  }
+  nlohmann::ordered_json report{{"system", system}, {"examples", examples.size()}, {"evaluated", gold.size()}, {"failures", failures}};
+  if (gold.empty()) {
+    report["numbers"] = nullptr;
+  } else {
+    const auto numbers = method_numbers(score_method(system, system, gold, predicted, answered, confidence, p_supported));
+    report["numbers"] = numbers;
+    spdlog::info("sufficiency: {} on {} labelled examples: macro-F1 {:.4f}", system, gold.size(), numbers.at("macro_f1"));
+  }
+  io::write_file_atomically(command.evaluation, io::json_text(report, command.evaluation.string(), 2) + "\n");
+}
+
+void check_labelled(const SufficiencyCommand& command, const std::vector<Example>& examples) {
+  if (command.evaluation.empty()) return;
+  for (const auto& example : examples) {
+    if (!example.labelled) throw UsageError("sufficiency: --evaluation needs a gold \"label\" on every example; \"" + example.id + "\" has none");
+  }
+  if (examples.empty()) throw UsageError("sufficiency: --evaluation needs at least one example");
+}
+
+/// The served judge's run: every example sent, failures counted against --max-failures.
+void run_judge(const SufficiencyCommand& command, const std::vector<Example>& examples) {
+  const text::PromptTemplate prompt(command.judge.prompt, kJudgePlaceholders);
+  const auto transport = command.judge.open_transport();
+  std::vector<ScoredExample> prepared;
+  const auto decisions = judge_examples(*transport, prompt, judge_chat_options(command.judge.model), examples, prepared);
+  std::size_t sent = 0, failures = 0, answered = 0;
+  const JudgeDecision* first_failure = nullptr;
+  std::string first_failure_id;
+  Decisions evaluated;
+  std::ostringstream out;
+  for (std::size_t i = 0; i < examples.size(); ++i) {
+    const auto& decision = decisions[i];
+    sent += decision.sent ? 1 : 0;
+    if (decision.failed() && ++failures == 1) {
+      first_failure = &decision;
+      first_failure_id = examples[i].id;
+    }
+    const int label = decision.failed() ? 2 : static_cast<int>(*decision.label);
+    const bool answer = !decision.failed() && label == 0;
+    answered += answer ? 1 : 0;
+    evaluated.predicted.push_back(label);
+    evaluated.answered.push_back(answer ? 1 : 0);
+    evaluated.confidence.push_back(answer ? 1.0 : 0.0);
+    evaluated.p_supported.push_back(answer ? 1.0 : 0.0);
+    evaluated.failed.push_back(decision.failed());
+    out << io::json_text(judge_output_line(examples[i], prepared[i], decision), command.out.string()) << '\n';
+  }
+  if (failures > 0) {
+    const double share = static_cast<double>(failures) / static_cast<double>(sent);
+    const std::string summary = std::to_string(failures) + " of " + std::to_string(sent) + " judge requests failed (first: example \"" +
+                                first_failure_id + "\": " + first_failure->failure + ")";
+    if (share > command.judge.max_failures) {
+      throw DataError("sufficiency: " + summary + ", more than --max-failures " + std::to_string(command.judge.max_failures) +
+                      " allows; nothing written");
+    }
+    spdlog::warn("sufficiency: {}; written with \"failure\"", summary);
+  }
+  io::write_file_atomically(command.out, out.str());
+  write_evaluation(command, examples, evaluated, "llm_judge");
+  spdlog::info("sufficiency: {} examples judged by {} ({} requests, {} failed), {} answered -> {}", examples.size(),
+               command.judge.model, sent, failures, answered, command.out.string());
 }
 
 }  // namespace
@@ -161,6 +258,11 @@ void run_sufficiency(const SufficiencyCommand& command) {
 
 void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& examples) {
   check_scoring(command);
+  check_labelled(command, examples);
+  if (command.judge.open_transport) {
+    run_judge(command, examples);
+    return;
+  }
   const SureModel aggregator = load_sure(command.aggregator);
   std::vector<ScoredExample> scored;
   if (!command.scores.empty()) {
@@ -181,12 +283,19 @@ void run_sufficiency(const SufficiencyCommand& command, const std::vector<Exampl
   const auto predictions = predict_scored(aggregator, scored, &features);
   std::ostringstream out;
   std::size_t answered = 0, unjudged_count = 0;
+  Decisions evaluated;
   for (std::size_t i = 0; i < examples.size(); ++i) {
     out << io::json_text(output_line(examples[i], scored[i], features[i], predictions[i]), command.out.string()) << '\n';
     answered += predictions[i].answer ? 1 : 0;
     unjudged_count += scored[i].reason.empty() ? 0 : 1;
+    evaluated.predicted.push_back(predictions[i].label);
+    evaluated.answered.push_back(predictions[i].answer ? 1 : 0);
+    evaluated.confidence.push_back(predictions[i].score);
+    evaluated.p_supported.push_back(predictions[i].probabilities[0]);
+    evaluated.failed.push_back(false);
   }
   io::write_file_atomically(command.out, out.str());
+  write_evaluation(command, examples, evaluated, "sure");
   if (unjudged_count > 0) spdlog::warn("sufficiency: {} example(s) could not be judged (no evidence, or a claim without words): Insufficient", unjudged_count);
   spdlog::info("sufficiency: {} examples, {} answered -> {}", examples.size(), answered, command.out.string());
 }

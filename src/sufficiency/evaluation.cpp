@@ -6,6 +6,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/selective/calibration.hpp"
 #include "claimrag/sufficiency/baselines.hpp"
+#include "claimrag/sufficiency/method_numbers.hpp"
 
 namespace claimrag::sufficiency {
 
@@ -36,12 +37,6 @@ linear::RowMatrixXd pick_rows(const linear::RowMatrixXd& X, const std::vector<st
   linear::RowMatrixXd out(static_cast<Eigen::Index>(rows.size()), X.cols());
   for (std::size_t i = 0; i < rows.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = X.row(static_cast<Eigen::Index>(rows[i]));
   return out;
-}
-
-MethodResult score_method(const std::string& name, const std::string& kind, const std::vector<int>& gold,
-                          const std::vector<int>& predicted, const std::vector<int>& answered,
-                          const std::vector<double>& confidence, const std::vector<double>& p_supported) {
-  return {name, kind, classification_scores(gold, predicted), selective_scores(gold, answered, confidence, p_supported)};
 }
 
 /// A plain classifier's result: label argmax, answered when Supported, ranked by P(Supported).

@@ -225,3 +225,29 @@ TEST(ServedOptions, EndpointRulesAndDefaultRecordingPath) {
   EXPECT_TRUE(cs::status_is_retryable(429));
   EXPECT_TRUE(cs::status_is_retryable(503));
 }
+
+TEST(ServedRecording, TwoEndpointsRecordingToOneFileKeepBothAndReplayFromIt) {
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "rec.jsonl";
+  std::string first_url, second_url;
+  {
+    FakeHttpServer first("/api/double", doubler);
+    FakeHttpServer second("/api/double", [](const httplib::Request&, httplib::Response& response) {
+      response.set_content("{\"twice\": -1}", "application/json");
+    });
+    first_url = first.url("/api");
+    second_url = second.url("/api");
+    auto to_first = cs::open_transport({endpoint_of(first), file, {}});
+    auto to_second = cs::open_transport({endpoint_of(second), file, {}});
+    (void)to_first->exchange(numbers(2), accept_twice);
+    (void)to_second->exchange(numbers(2), accept_twice);
+    (void)to_first->exchange(numbers(3), accept_twice);  // one new exchange
+  }
+  std::size_t lines = 0;
+  for (char c : claimrag::io::read_file(file)) lines += c == '\n' ? 1 : 0;
+  EXPECT_EQ(lines, 5U);
+  cs::ReplayTransport first_replay(file, first_url);
+  cs::ReplayTransport second_replay(file, second_url);
+  EXPECT_EQ(first_replay.exchange(numbers(3), accept_twice)[2].body["twice"], 4);
+  EXPECT_EQ(second_replay.exchange(numbers(2), accept_twice)[1].body["twice"], -1);
+}

@@ -63,4 +63,16 @@ struct ContextSources {
 /// Reads and checks an answers file (see the file comment).
 std::vector<AnswerToGround> read_answers(const std::filesystem::path& path, const ContextSources& sources);
 
+/// A question to be answered by a served model from its context (`ground --generate`).
+struct QuestionWithContext {
+  std::string id;
+  std::string question;
+  std::vector<verification::EvidenceDocument> context;
+  std::string empty_context_reason;  ///< as AnswerToGround's
+};
+
+/// Reads and checks a questions file: the same rules as an answers file, with "question" (a
+/// string) in place of "answer": {"id", "question", "context"?}.
+std::vector<QuestionWithContext> read_questions(const std::filesystem::path& path, const ContextSources& sources);
+
 }  // namespace claimrag::grounding

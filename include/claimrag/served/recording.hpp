@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -26,25 +27,26 @@ namespace claimrag::served {
 /// The content address of `request` sent to the endpoint `url` (normalized first).
 std::string exchange_key(const std::string& url, const JsonRequest& request);
 
+/// The exchanges recorded to one file. Shared by every RecordingTransport of the process that
+/// records to the same file (a command reaching two endpoints, say an answer writer and a judge,
+/// keeps one recording of both), and rewritten whole after each exchange() of any of them.
+class RecordingFile;
+
 /// Live exchanges through `inner`, each written to `file`: after every exchange() call the whole
 /// recording so far is rewritten atomically (io::AtomicFile), so that a command's output plan
 /// commits it with its other outputs or not at all.
 class RecordingTransport final : public Transport {
  public:
-  RecordingTransport(std::unique_ptr<Transport> inner, std::filesystem::path file);
+  RecordingTransport(std::unique_ptr<Transport> inner, const std::filesystem::path& file);
+  ~RecordingTransport() override;
+  RecordingTransport(const RecordingTransport&) = delete;
+  RecordingTransport& operator=(const RecordingTransport&) = delete;
   [[nodiscard]] std::vector<JsonReply> exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) override;
   [[nodiscard]] const std::string& url() const override { return inner_->url(); }
 
  private:
-  struct Line {
-    std::string key;
-    JsonRequest request;
-    JsonReply reply;
-  };
   std::unique_ptr<Transport> inner_;
-  std::filesystem::path file_;
-  std::vector<Line> lines_;
-  std::unordered_map<std::string, std::size_t> line_of_key_;
+  std::shared_ptr<RecordingFile> file_;
 };
 
 /// Replies read from a recording, offline: nothing is sent. exchange() answers each request with

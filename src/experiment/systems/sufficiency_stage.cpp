@@ -11,6 +11,7 @@
 #include "claimrag/sufficiency/aggregator.hpp"
 #include "claimrag/sufficiency/benchmark.hpp"
 #include "claimrag/sufficiency/evaluation.hpp"
+#include "claimrag/sufficiency/method_numbers.hpp"
 #include "claimrag/sufficiency/pair_scoring.hpp"
 
 namespace claimrag::experiment {
@@ -18,16 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using sufficiency::MethodResult;
-
-std::map<std::string, double> method_numbers(const MethodResult& method) {
-  const auto& c = method.classification;
-  const auto& s = method.selective;
-  return {{"macro_f1", c.macro_f1},          {"f1_supported", c.f1[0]},     {"f1_refuted", c.f1[1]},
-          {"f1_insufficient", c.f1[2]},      {"accuracy", c.accuracy},      {"safe_f1", s.safe_f1},
-          {"unsafe_f1", s.unsafe_f1},        {"risk_at_30", s.curve.risk_at_30}, {"risk_at_50", s.curve.risk_at_50},
-          {"risk_at_70", s.curve.risk_at_70}, {"aurc", s.curve.aurc},        {"coverage_at_risk_10", s.curve.coverage_at_risk_10},
-          {"coverage_at_risk_5", s.curve.coverage_at_risk_5}, {"ece", s.ece}};
-}
+using sufficiency::method_numbers;
 
 void write_method_table(const std::vector<MethodResult>& methods, const std::vector<MethodResult>& diagnostics, const fs::path& file) {
   io::Table table{{"method", "kind", "macro_f1", "f1_supported", "f1_refuted", "f1_insufficient", "safe_f1", "unsafe_f1",

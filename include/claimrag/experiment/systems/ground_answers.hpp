@@ -4,18 +4,41 @@
 // open_verifier gives (verification/verifier_factory.hpp: --model, else the free-text one) at
 // the thresholds of the configuration's "grounding" section (or the request's), and writes one
 // output line per answer, in input order (grounding/ground.hpp), atomically.
+//
+// With `questions` instead of `answers` (`ground --generate llm:URL`): each question's answer is
+// first written by a served chat model from the question and its context
+// (grounding/answer_generation.hpp), then grounded as above. Each output line then also holds
+// "question" and "generated_answer" (the model's answer before grounding; "answer" stays the
+// grounded one). A question whose generation failed is written as
+//   {"id", "question", "generated_answer": null, "generation_failure": reason}
+// and is not grounded; when more than `max_failures` (a share of the questions) fail, nothing is
+// written: DataError naming the count and the first failure.
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/served/served_options.hpp"
+#include "claimrag/served/exchange.hpp"
 
 namespace claimrag::experiment {
 
+/// The served answer writer of `ground --generate`.
+struct AnswerGeneration {
+  std::function<std::unique_ptr<served::Transport>()> open_transport;  ///< called after the inputs are read
+  std::string model;                                                   ///< --llm-model
+  std::filesystem::path prompt = "configs/prompts/grounding_answer.txt";  ///< holds {question} and {context}
+  double max_failures = 0;                                             ///< share of questions that may fail, in [0, 1]
+};
+
 struct GroundRequest {
-  std::filesystem::path answers;   ///< JSON Lines of {"id", "answer", "context"?}
+  std::filesystem::path answers;   ///< JSON Lines of {"id", "answer", "context"?}; or
+  std::filesystem::path questions = {};  ///< JSON Lines of {"id", "question", "context"?}, answered by `generation`
+  AnswerGeneration generation = {};
   std::filesystem::path out;       ///< JSON Lines, one grounded answer a line
   std::filesystem::path data;      ///< BEIR folder: context document ids are looked up in its corpus
   std::filesystem::path original;  ///< SciFact release layout: its documents' sentences
@@ -39,12 +62,14 @@ struct GroundSummary {
   std::size_t refused = 0;
   std::size_t partial_before = 0;
   std::size_t partial_after = 0;
-  std::size_t failed_passages = 0;  ///< (claim, passage) pairs the verifier could not judge
+  std::size_t failed_passages = 0;       ///< (claim, passage) pairs the verifier could not judge
+  std::size_t generation_failures = 0;  ///< questions whose answer could not be generated
 };
 
-/// UsageError for a missing --answers or --out, a --run without --data, --k 0 or a
-/// threshold outside [0, 1]; DataError (file:line) for bad input, and when more (claim, passage)
-/// pairs than max_failures allows could not be judged (nothing written).
+/// UsageError for not exactly one of --answers and --questions (the latter with a generation
+/// transport and model), a missing --out, a --run without --data, --k 0 or a threshold outside
+/// [0, 1]; DataError (file:line) for bad input, and when more (claim, passage) pairs than
+/// max_failures allows could not be judged (nothing written).
 GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& config);
 
 }  // namespace claimrag::experiment
