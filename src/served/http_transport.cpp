@@ -109,7 +109,13 @@ JsonReply attempt_once(httplib::Client& client, const std::string& path, const s
   if (expired || late) {
     return {nullptr, "no complete reply within the deadline of " + std::to_string(options.deadline_seconds) + " s", status};
   }
-  if (!sent) return {nullptr, httplib::to_string(error), 0};
+  if (!sent) {
+    // httplib names the failing step in one word ("Connection", "Read"): say what it means.
+    return {nullptr,
+            error == httplib::Error::Connection ? "could not connect to the server (Connection)"
+                                                : "the exchange failed (" + httplib::to_string(error) + ")",
+            0};
+  }
   if (status != 200) return {nullptr, "HTTP status " + std::to_string(status) + ": " + excerpt(reply), status};
   // A proxy's HTML error page, a truncated body or another API's shape: not an answer.
   auto parsed = nlohmann::json::parse(reply, nullptr, false);
