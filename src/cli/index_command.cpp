@@ -38,13 +38,13 @@ void add_index_command(CLI::App& root) {
     // A served encoder's recording goes inside the index, beside encoder.json.
     const ModelSource source = model_source(options->encoder, options->served,
                                             std::filesystem::path(options->out) / experiment::kEncoderRecordFile);
-    with_outputs({.inputs = {options->data, options->config, source.folder, source.served.replay},
-                  .files = {source.served.record},
-                  .folders = {options->out}},
-                 [&] {
+    const io::OutputDeclaration outputs{.inputs = {options->data, options->config, source.folder, source.served.replay},
+                                        .files = {source.served.record},
+                                        .folders = {options->out}};
+    with_outputs(outputs, [&] {
       const auto config = config_from(options->config);
       if (options->encoder.empty() && (query_prefix->count() > 0 || passage_prefix->count() > 0)) {
-        throw UsageError("--query-prefix and --passage-prefix apply with --encoder DIR");
+        throw UsageError("--query-prefix and --passage-prefix apply with --encoder DIR or tei:URL");
       }
       if (!options->encoder.empty()) {
         if (options->method != "dense") throw UsageError("--encoder applies with --method dense");

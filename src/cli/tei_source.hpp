@@ -10,7 +10,8 @@
 
 namespace claimrag::cli {
 
-/// Where a pretrained model comes from: exactly one of `folder` and `served.endpoint.url` is set.
+/// Where a pretrained model comes from: at most one of `folder` and `served.endpoint.url` is set
+/// (neither when no SPEC was given).
 struct ModelSource {
   std::filesystem::path folder;  ///< the folder, when SPEC is not tei:URL
   served::ServedOptions served;  ///< tei:URL: the endpoint, recording (`record`, an output) and replay (an input)

@@ -95,14 +95,16 @@ TEST_F(CliBuiltinVerifier, AModelOfTheOpenSettingIsRefusedNamingTheFreeTextOne) 
   }
 }
 
-TEST_F(CliBuiltinVerifier, OtherVerifierKindsAreNotAvailableInThisBuild) {
+TEST_F(CliBuiltinVerifier, AServedVerifierOutOfReachStopsTheCommandNamingIt) {
   TempFolder folder;
+  // Nothing listens on port 9 (discard): every attempt is refused, and no verdict is made up.
   const auto refused = run_claimrag("ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
                                         (folder.path() / "g.jsonl").string() + " --verifier tei:http://127.0.0.1:9/",
                                     folder.path());
-  EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("not available in this build"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.exit_code, 3);
+  EXPECT_NE(refused.err.find("http://127.0.0.1:9: POST /predict failed"), std::string::npos) << refused.err;
   EXPECT_FALSE(fs::exists(folder.path() / "g.jsonl"));
+  EXPECT_FALSE(fs::exists(folder.path() / "g.meta.json"));
 }
 
 TEST_F(CliBuiltinVerifier, WithoutSciFactOrAModelTheErrorSaysHowToGetOne) {

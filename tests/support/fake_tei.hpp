@@ -1,7 +1,8 @@
 #pragma once
 // A fake Text Embeddings Inference server for tests: /predict, /rerank and /embed on an ephemeral
 // port of 127.0.0.1, answered in process by the committed tiny checkpoints (so a served run can be
-// compared with the same checkpoint read from its folder), with faults to inject per call.
+// compared with the same checkpoint read from its folder), with faults to inject per call; and a
+// transport answering in process, for tests of what is sent and read without HTTP.
 
 #include <algorithm>
 #include <chrono>
