@@ -238,7 +238,7 @@ void run_judge(const SufficiencyCommand& command, const std::vector<Example>& ex
     const std::string summary = std::to_string(failures) + " of " + std::to_string(sent) + " judge requests failed (first: example \"" +
                                 first_failure_id + "\": " + first_failure->failure + ")";
     if (share > command.judge.max_failures) {
-      throw DataError("sufficiency: " + summary + ", more than --max-failures " + std::to_string(command.judge.max_failures) +
+      throw DataError("sufficiency: " + summary + ", more than --max-failures " + fmt::format("{:g}", command.judge.max_failures) +
                       " allows; nothing written");
     }
     spdlog::warn("sufficiency: {}; written with \"failure\"", summary);

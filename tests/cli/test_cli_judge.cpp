@@ -184,3 +184,49 @@ TEST(CliJudge, RefusesAJudgeWithAnAggregatorOrWithoutAModel) {
             2);
   EXPECT_FALSE(std::filesystem::exists(out));
 }
+
+TEST(CliJudge, AServerWithoutJsonSchemaSupportIsAskedAgainWithoutIt) {
+  TempFolder folder;
+  const auto examples = folder.write("examples.jsonl", kExamples);
+  const auto out = folder.path() / "decisions.jsonl";
+  std::atomic<int> with_schema{0}, without_schema{0};
+  FakeHttpServer server("/v1/chat/completions", [&](const httplib::Request& request, httplib::Response& response) {
+    if (nlohmann::json::parse(request.body).contains("response_format")) {
+      ++with_schema;
+      response.status = 400;
+      response.set_content("{\"error\": \"response_format is not supported\"}", "application/json");
+      return;
+    }
+    ++without_schema;
+    response.set_content(completion("{\"label\": \"Insufficient\"}"), "application/json");
+  });
+  const auto outcome = run_claimrag("sufficiency --examples " + examples.string() + judge_flags(server.url("/v1")) + " --out " + out.string(),
+                                    folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_EQ(with_schema.load(), 3);
+  EXPECT_EQ(without_schema.load(), 3);
+  for (const auto& line : json_lines(out)) EXPECT_EQ(line["label"], "Insufficient");
+}
+
+TEST(CliJudge, ARefusalIsAFailureNotInsufficient) {
+  TempFolder folder;
+  const auto examples = folder.write("examples.jsonl", kExamples);
+  const auto out = folder.path() / "decisions.jsonl";
+  FakeHttpServer server("/v1/chat/completions", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content(
+        nlohmann::json{{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", nullptr}, {"refusal", "I can't help with that."}}}}}}}
+            .dump(),
+        "application/json");
+  });
+  const std::string command = "sufficiency --examples " + examples.string() + judge_flags(server.url("/v1")) + " --out " + out.string();
+  EXPECT_EQ(run_claimrag(command, folder.path()).exit_code, 3);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  ASSERT_EQ(run_claimrag(command + " --max-failures 1", folder.path()).exit_code, 0);
+  const auto lines = json_lines(out);
+  ASSERT_EQ(lines.size(), 4u);
+  for (const std::size_t i : {0u, 1u, 3u}) {
+    EXPECT_TRUE(lines[i]["label"].is_null());
+    EXPECT_NE(lines[i]["failure"].get<std::string>().find("refused"), std::string::npos) << lines[i]["failure"];
+  }
+  EXPECT_EQ(lines[2]["label"], "Insufficient");  // no evidence: not asked
+}

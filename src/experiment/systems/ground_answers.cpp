@@ -56,7 +56,7 @@ std::vector<grounding::AnswerToGround> generated_answers(const GroundRequest& re
     const std::string summary = std::to_string(failures) + " of " + std::to_string(questions.size()) +
                                 " answers could not be generated (first: " + first_failure + ")";
     if (static_cast<double>(failures) > generation.max_failures * static_cast<double>(questions.size())) {
-      throw DataError("ground: " + summary + ", more than --max-failures " + std::to_string(generation.max_failures) +
+      throw DataError("ground: " + summary + ", more than --max-failures " + fmt::format("{:g}", generation.max_failures) +
                       " allows; nothing written");
     }
     spdlog::warn("ground: {}; written with \"generation_failure\"", summary);
