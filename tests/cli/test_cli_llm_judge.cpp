@@ -240,3 +240,30 @@ TEST(CliLlmJudge, GroundAndSufficiencyMarkUnjudgedPassagesAndReplayToTheSameByte
   ASSERT_EQ(sufficiency_again.exit_code, 0) << sufficiency_again.err;
   EXPECT_EQ(slurp(decided), sufficiency_bytes);
 }
+
+// interrogate's built-in responder asks the judge with interrogate's own http flags (--llm-model,
+// --retries, ...): its exchanges are recorded beside --out, and a pair the judge cannot judge is
+// a failed answer held to interrogate's --max-failures, not a Neutral one.
+TEST(CliLlmJudge, InterrogatesBuiltinResponderAsksTheJudgeWithItsOwnFlags) {
+  claimrag::testing::TempFolder folder;
+  const auto pairs = folder.write(
+      "pairs.jsonl",
+      R"({"id": "p1", "claim": "Aspirin lowers fever.", "evidence": "Aspirin lowered fever in 40 patients."})" "\n"
+      R"({"id": "p2", "claim": "The broken claim holds.", "evidence": "Some text."})" "\n");
+  const fs::path out = folder.path() / "interrogated.jsonl";
+  FakeJudge judge;
+  const std::string base = "interrogate --pairs " + pairs.string() + " --responder builtin --samples 2 --out " + out.string() +
+                           " --verifier " + judge.spec() + " --llm-model fake-judge --retries 0";
+  const auto refused = run_claimrag(base, folder.path());
+  EXPECT_EQ(refused.exit_code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("could not be obtained"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(folder.path() / "interrogated.recording.jsonl"));
+
+  const auto allowed = run_claimrag(base + " --max-failures 0.6", folder.path());
+  ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_EQ(json_lines(out).size(), 2U);
+  // p1's claim and its negation, p2's claim (its negation, when a rule makes one, is judged too).
+  EXPECT_GE(json_lines(folder.path() / "interrogated.recording.jsonl").size(), 3U);
+  EXPECT_EQ(nlohmann::json::parse(slurp(folder.path() / "interrogated.meta.json"))["verifier"]["model"], "fake-judge");
+}
