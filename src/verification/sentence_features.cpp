@@ -7,18 +7,17 @@
 namespace claimrag::verification {
 namespace {
 
-// The caps of the two sizes (see the header): above every SciFact sentence but a few and every
-// abstract but two, so they bound what a user's text of any length can do to the selector.
+// The length cap (see the header): above every SciFact sentence but a few, so it bounds what a
+// user's sentence of any length can do to the selector.
 constexpr std::size_t kLengthCap = 128;
-constexpr Eigen::Index kDocumentSizeCap = 64;
 
 double capped_log1p(std::size_t value, std::size_t cap) { return std::log1p(static_cast<double>(std::min(value, cap))); }
 
 }  // namespace
 
 const std::vector<std::string>& sentence_feature_names() {
-  static const std::vector<std::string> names{"cosine",   "jaccard", "cosine_gap", "inverse_rank", "position",
-                                              "first",    "coverage", "length",    "document_max", "document_size"};
+  static const std::vector<std::string> names{"cosine", "jaccard",  "cosine_gap", "inverse_rank", "position",
+                                              "first",  "coverage", "length",     "document_max"};
   return names;
 }
 
@@ -73,7 +72,7 @@ linear::RowMatrixXd sentence_features(const ClaimText& claim, const DocumentText
     features.row(i) << document.cosines[s], text::jaccard(claim.tokens, document.tokens(s)), document.cosines[s] - top,
         1.0 / rank[s], n > 1 ? static_cast<double>(i) / static_cast<double>(n - 1) : 0.0, i == 0 ? 1.0 : 0.0,
         claim_coverage(claim.tokens, {&document.tokens(s)}), capped_log1p(document.tokens(s).size(), kLengthCap),
-        top, std::log(static_cast<double>(std::min<Eigen::Index>(n, kDocumentSizeCap)));
+        top;
   }
   return features;
 }

@@ -3,8 +3,7 @@
 // P(SUPPORT) more than kMargin below its value on the single supporting sentence; evidence of any
 // length gives a finite distribution. Checked on a small synthetic verifier and, when SciFact is
 // present, on the free-text verifier over SciFact's train pairs, where the violations still found
-// are counted and held at the numbers docs/builtin-verifier.md reports (appending unrelated
-// sentences is the weak spot).
+// are counted and held at the numbers docs/builtin-verifier.md reports.
 
 #include <gtest/gtest.h>
 
@@ -218,12 +217,12 @@ TEST(VerifierInvariance, FreeTextVerifierOnSciFactTrainPairs) {
   EXPECT_EQ(repeating.flips, 0u);
   EXPECT_EQ(repeating.drops, 0u);
   EXPECT_EQ(repeating.largest_drop, 0.0);
-  // Cycling the gold rationale adds its other supporting sentences: never CONTRADICT, never
-  // below the margin. Appending 12 unrelated sentences drops P(SUPPORT) by more than the margin
-  // for 7 of 60 pairs (to NEI, never to CONTRADICT), measured and documented
-  // (docs/builtin-verifier.md): more would be a regression.
+  // Cycling the gold rationale adds its other supporting sentences, and appending 12 unrelated
+  // sentences adds nothing: neither ever gives CONTRADICT. Cycling falls by more than the margin for
+  // one pair of the 60 and appending for two (to NEI; measured and documented in
+  // docs/builtin-verifier.md): more is a regression.
   EXPECT_EQ(cycling.flips, 0u);
-  EXPECT_EQ(cycling.drops, 0u);
+  EXPECT_LE(cycling.drops, 1u);
   EXPECT_EQ(appending.flips, 0u);
-  EXPECT_LE(appending.drops, 7u);
+  EXPECT_LE(appending.drops, 2u);
 }

@@ -12,9 +12,9 @@
 //   coverage        share of the claim's distinct tokens found in the sentence
 //   length          ln(1 + min(tokens of the sentence, 128))
 //   document_max    the document's highest sentence cosine (same for every sentence)
-//   document_size   ln(min(n, 64))
-// Every column is bounded whatever the text's length: the two sizes are capped, the rest are
-// shares, cosines and ranks in [-1, 1].
+// Every column is bounded whatever the text's length: the length is capped, the rest are shares,
+// cosines and ranks in [-1, 1]. There is no column of the document's size: sentences appended to
+// the evidence moved every sentence's score through it, and with them the verdict.
 
 #include <string>
 #include <memory>

@@ -15,7 +15,9 @@
 #include "claimrag/served/served_options.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
 #include "claimrag/verification/cross_fitted.hpp"
+#include "claimrag/verification/label_features.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
+#include "claimrag/verification/sentence_features.hpp"
 #include "claimrag/verification/stacked_verifier.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
@@ -46,7 +48,12 @@ TrainingFiles training_files(const VerifierSource& source, const ExperimentConfi
 
 std::string cache_key(const TrainingFiles& files, const ExperimentConfig& config) {
   const auto& bm25 = config.bm25.parameters;
-  const std::string identity = std::string("free_text-1\n") + io::file_checksum(files.corpus) + "\n" +
+  // The feature columns' names: a model of other features is never read back from the cache.
+  std::string features;
+  for (const auto* names : {&verification::sentence_feature_names(), &verification::label_feature_names()}) {
+    for (const auto& name : *names) features += name + ' ';
+  }
+  const std::string identity = std::string("free_text-1\n") + features + "\n" + io::file_checksum(files.corpus) + "\n" +
                                io::file_checksum(files.claims) + "\n" + verification::options_text(config.verification.options) +
                                "\nbm25 " + std::to_string(bm25.k1) + " " + std::to_string(bm25.b) + "\nseed " +
                                std::to_string(config.seed) + "\nversion " + CLAIMRAG_VERSION;

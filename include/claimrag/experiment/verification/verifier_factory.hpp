@@ -11,8 +11,8 @@
 //   <cache>/verifier-free_text-<key>.safetensors
 // where <cache> is $XDG_CACHE_HOME/claimrag, else $HOME/.cache/claimrag (neither set: not cached),
 // and <key> is the checksum of the training data's files (SciFact's corpus.jsonl and
-// claims_train.jsonl), the verification options, the BM25 parameters, the seed and the program
-// version: any change trains anew. One log line says what was trained and where it is cached.
+// claims_train.jsonl), the names of the feature columns, the verification options, the BM25
+// parameters, the seed and the program version: any change trains anew. One log line says what was trained and where it is cached.
 // A cached file that cannot be read is trained again and replaced, with a warning.
 // checkpoint:DIR: the verifier over the NLI checkpoint in DIR (verification/checkpoint_verifier.hpp)
 // with the rule of config.verification.checkpoint (premise, threshold) and
