@@ -32,6 +32,11 @@ class LoadedBuiltinResponder final : public Responder {
                                                               std::size_t samples) override {
     return responder_.respond(requests, samples);
   }
+  // Forwarded: pairs a served verifier could not judge are failed answers (builtin_responder.hpp).
+  [[nodiscard]] std::size_t failures() const override { return responder_.failures(); }
+  [[nodiscard]] std::string failure(const ProbeRequest& request, std::size_t sample) const override {
+    return responder_.failure(request, sample);
+  }
 
  private:
   std::unique_ptr<verification::ClaimVerifier> verifier_;

@@ -189,3 +189,81 @@ TEST(CliLlmJudge, TheJudgeNeedsAModelNameAndAPromptWithBothSlots) {
   EXPECT_EQ(stray.exit_code, 2);
   EXPECT_FALSE(fs::exists(out));
 }
+
+// ground and sufficiency reach the judge through the same flags: a passage it cannot judge is
+// listed as failed on its claim or example, and a replay of the recording writes the same bytes.
+TEST(CliLlmJudge, GroundAndSufficiencyMarkUnjudgedPassagesAndReplayToTheSameBytes) {
+  claimrag::testing::TempFolder folder;
+  const auto answers = folder.write(
+      "answers.jsonl",
+      R"({"id": "a1", "answer": "Aspirin lowers fever. The broken claim holds.", "context": [{"id": "d1", "text": "Aspirin lowered fever in 40 patients. It was well tolerated."}]})"
+      "\n");
+  const auto examples = folder.write(
+      "examples.jsonl",
+      R"({"id": "e1", "claim": "Aspirin lowers fever.", "evidence": ["Aspirin lowered fever in 40 patients."]})" "\n"
+      R"({"id": "e2", "claim": "The broken claim.", "evidence": ["Some text.", "Other text."]})" "\n");
+  FakeJudge judge;
+  const std::string flags = " --verifier " + judge.spec() + " --llm-model fake-judge --retries 0 --max-failures 0.7";
+  const fs::path grounded = folder.path() / "grounded.jsonl";
+  const fs::path decided = folder.path() / "decided.jsonl";
+  const std::string ground = "ground --answers " + answers.string() + " --out " + grounded.string() + flags;
+  const std::string sufficiency = "sufficiency --examples " + examples.string() + " --aggregator " + CLAIMRAG_SOURCE_DIR +
+                                  "/data/fixtures/sufficiency/aggregator.json --out " + decided.string() + flags;
+  const auto grounded_live = run_claimrag(ground, folder.path());
+  ASSERT_EQ(grounded_live.exit_code, 0) << grounded_live.err;
+  const auto sufficiency_live = run_claimrag(sufficiency, folder.path());
+  ASSERT_EQ(sufficiency_live.exit_code, 0) << sufficiency_live.err;
+  EXPECT_EQ(judge.calls.load(), 2 + 3);
+
+  const auto line = json_lines(grounded).front();
+  EXPECT_EQ(line["claims"][0]["label"], "supported");
+  EXPECT_FALSE(line["claims"][0].contains("failed"));
+  EXPECT_EQ(line["claims"][1]["label"], "irrelevant");
+  EXPECT_NE(line["claims"][1]["failed"]["d1"].get<std::string>().find("no JSON object and no label"), std::string::npos) << line;
+  EXPECT_NE(grounded_live.err.find("1 passages not judged"), std::string::npos) << grounded_live.err;
+  const auto decisions = json_lines(decided);
+  ASSERT_EQ(decisions.size(), 2U);
+  EXPECT_FALSE(decisions[0].contains("failed"));
+  ASSERT_EQ(decisions[1]["failed"].size(), 2U);
+  EXPECT_EQ(decisions[1]["failed"][1]["passage"], 1);
+
+  judge.stop();
+  const std::string ground_bytes = slurp(grounded), sufficiency_bytes = slurp(decided);
+  fs::remove(grounded);
+  fs::remove(decided);
+  const auto grounded_again =
+      run_claimrag(ground + " --replay " + (folder.path() / "grounded.recording.jsonl").string(), folder.path());
+  ASSERT_EQ(grounded_again.exit_code, 0) << grounded_again.err;
+  EXPECT_EQ(slurp(grounded), ground_bytes);
+  const auto sufficiency_again =
+      run_claimrag(sufficiency + " --replay " + (folder.path() / "decided.recording.jsonl").string(), folder.path());
+  ASSERT_EQ(sufficiency_again.exit_code, 0) << sufficiency_again.err;
+  EXPECT_EQ(slurp(decided), sufficiency_bytes);
+}
+
+// interrogate's built-in responder asks the judge with interrogate's own http flags (--llm-model,
+// --retries, ...): its exchanges are recorded beside --out, and a pair the judge cannot judge is
+// a failed answer held to interrogate's --max-failures, not a Neutral one.
+TEST(CliLlmJudge, InterrogatesBuiltinResponderAsksTheJudgeWithItsOwnFlags) {
+  claimrag::testing::TempFolder folder;
+  const auto pairs = folder.write(
+      "pairs.jsonl",
+      R"({"id": "p1", "claim": "Aspirin lowers fever.", "evidence": "Aspirin lowered fever in 40 patients."})" "\n"
+      R"({"id": "p2", "claim": "The broken claim holds.", "evidence": "Some text."})" "\n");
+  const fs::path out = folder.path() / "interrogated.jsonl";
+  FakeJudge judge;
+  const std::string base = "interrogate --pairs " + pairs.string() + " --responder builtin --samples 2 --out " + out.string() +
+                           " --verifier " + judge.spec() + " --llm-model fake-judge --retries 0";
+  const auto refused = run_claimrag(base, folder.path());
+  EXPECT_EQ(refused.exit_code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("could not be obtained"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(folder.path() / "interrogated.recording.jsonl"));
+
+  const auto allowed = run_claimrag(base + " --max-failures 0.6", folder.path());
+  ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_EQ(json_lines(out).size(), 2U);
+  // p1's claim and its negation, p2's claim (its negation, when a rule makes one, is judged too).
+  EXPECT_GE(json_lines(folder.path() / "interrogated.recording.jsonl").size(), 3U);
+  EXPECT_EQ(nlohmann::json::parse(slurp(folder.path() / "interrogated.meta.json"))["verifier"]["model"], "fake-judge");
+}

@@ -35,8 +35,8 @@ TEST(GroundingRule, LabelsByTheStrongerSideAndTheThresholds) {
 TEST(GroundingRule, CitesEveryPassageAtTheThresholdMostProbableFirst) {
   verification::VerificationInput input{"c", "aspirin lowers risk", {{"d1", "", {"Unrelated text."}, 0, 0}, {"d2", "", {"Aspirin lowers risk.", "x"}, 0, 0}}};
   verification::ClaimVerdict verdict{"c", {}, {}};
-  verdict.documents.push_back({"d1", Label::support, {0.65, 0.2, 0.15}, {0}, {{0, 0.3}}, 0, std::nullopt});
-  verdict.documents.push_back({"d2", Label::support, {0.9, 0.05, 0.05}, {0}, {{0, 0.95}, {1, 0.1}}, 0, std::nullopt});
+  verdict.documents.push_back({"d1", Label::support, {0.65, 0.2, 0.15}, {0}, {{0, 0.3}}, 0, std::nullopt, {}});
+  verdict.documents.push_back({"d2", Label::support, {0.9, 0.05, 0.05}, {0}, {{0, 0.95}, {1, 0.1}}, 0, std::nullopt, {}});
   const auto judgement = judge_claim(input, verdict, {0.6, 0.5});
   EXPECT_EQ(judgement.label, ClaimLabel::supported);
   EXPECT_DOUBLE_EQ(judgement.confidence, 0.9);
@@ -55,8 +55,8 @@ TEST(GroundingRule, AVerdictOfNotEnoughInfoGivesNoSupportWhenTheVerdictGates) {
   // d1: P(SUPPORT) 0.45 but the verifier's verdict is NEI (P(NEI) 0.5 ≥ its θ); d2: SUPPORT 0.3.
   verification::VerificationInput input{"c", "aspirin lowers risk", {{"d1", "", {"Aspirin is a drug."}, 0, 0}, {"d2", "", {"Aspirin lowers risk."}, 0, 0}}};
   verification::ClaimVerdict verdict{"c", {}, {}};
-  verdict.documents.push_back({"d1", Label::not_enough_info, {0.45, 0.05, 0.5}, {0}, {{0, 0.4}}, 0, 0.5});
-  verdict.documents.push_back({"d2", Label::support, {0.3, 0.2, 0.5}, {0}, {{0, 0.9}}, 0, 0.6});
+  verdict.documents.push_back({"d1", Label::not_enough_info, {0.45, 0.05, 0.5}, {0}, {{0, 0.4}}, 0, 0.5, {}});
+  verdict.documents.push_back({"d2", Label::support, {0.3, 0.2, 0.5}, {0}, {{0, 0.9}}, 0, 0.6, {}});
   // Ungated (the seed's rule): s = 0.45 from d1, both passages cited at τ_s 0.25.
   const auto ungated = judge_claim(input, verdict, {0.25, 0.5});
   EXPECT_DOUBLE_EQ(ungated.support, 0.45);

@@ -103,7 +103,11 @@ TEST(LlmJudgeFailures, GroundingListsUnjudgedPassagesAndTheySupportNothing) {
 
   claimrag::grounding::GroundedAnswer answer;
   answer.id = "a";
-  answer.claims.push_back({{"An unjudged claim.", 0, 18}, judgement});
+  claimrag::grounding::GroundedClaim claim;
+  claim.span.text = "An unjudged claim.";
+  claim.span.end = claim.span.text.size();
+  claim.judgement = judgement;
+  answer.claims.push_back(std::move(claim));
   const auto line = claimrag::grounding::grounded_answer_json(answer);
   EXPECT_EQ(line["claims"][0]["failed"]["a#0"], "the answer holds no label");
 }

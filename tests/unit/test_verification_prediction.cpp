@@ -21,8 +21,8 @@ namespace {
 std::vector<ClaimPrediction> awkward_predictions() {
   DocumentPrediction full{"4983", Label::contradict, {2, 0, 7}, std::array<double, 3>{0.1, 1.0 / 3.0, 1.0 - 0.1 - 1.0 / 3.0},
                           std::vector<verification::SentenceScore>{{0, 5e-324}, {2, -0.0}, {7, 1.0}, {1, 1e300}},
-                          3, 0};
-  DocumentPrediction bare{"12", Label::not_enough_info, {}, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+                          3, 0, std::nullopt};
+  DocumentPrediction bare{"12", Label::not_enough_info, {}, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   return {{"13", {full, bare}, std::nullopt},
           {"013", {}, std::string("no retrieved abstract, \"quoted\"")},
           {"claim-x", {bare}, std::nullopt}};
@@ -66,7 +66,7 @@ TEST(VerificationPrediction, KeepsDocumentOrderAndIgnoresUnknownFields) {
 
 TEST(VerificationPrediction, WritesKeysInAFixedOrderByHand) {
   ClaimPrediction prediction{"7", {{"5", Label::support, {3, 1}, std::array<double, 3>{0.5, 0.25, 0.25},
-                                   std::vector<verification::SentenceScore>{{1, 0.75}, {3, 2.0}}, 2, 1}},
+                                   std::vector<verification::SentenceScore>{{1, 0.75}, {3, 2.0}}, 2, 1, std::nullopt}},
                              std::string("r")};
   EXPECT_EQ(verification::prediction_to_json_line(prediction),
             "{\"id\":7,\"evidence\":{\"5\":{\"label\":\"SUPPORT\",\"sentences\":[3,1],"
@@ -156,8 +156,8 @@ TEST(VerificationPrediction, EachMalformedLineIsNamedByFileAndLine) {
 
 TEST(VerificationPrediction, ConvertsAVerdictWithItsInput) {
   verification::ClaimVerdict verdict{"5", {}, ""};
-  verdict.documents.push_back({"d1", Label::contradict, {0.2, 0.7, 0.1}, {2, 0}, {{0, 0.6}, {1, 0.1}, {2, 0.9}}, 1, std::nullopt});
-  verdict.documents.push_back({"d2", Label::not_enough_info, {0.1, 0.1, 0.8}, {}, {{0, 0.2}}, 0, std::nullopt});
+  verdict.documents.push_back({"d1", Label::contradict, {0.2, 0.7, 0.1}, {2, 0}, {{0, 0.6}, {1, 0.1}, {2, 0.9}}, 1, std::nullopt, {}});
+  verdict.documents.push_back({"d2", Label::not_enough_info, {0.1, 0.1, 0.8}, {}, {{0, 0.2}}, 0, std::nullopt, {}});
   verification::VerificationInput input{"5", "claim", {{"d1", "", {"a", "b", "c"}, 4, 1.5}, {"d2", "", {"x"}, 0, 0.0}}};
 
   const auto prediction = verification::to_prediction(verdict, &input);

@@ -67,7 +67,7 @@ struct ClaimJudgement {
   std::size_t judged_passages = 0;  ///< passages the verifier was asked about
   /// (doc_id, why) of the passages the verifier could not judge (DocumentVerdict::failure): they
   /// count as NOT_ENOUGH_INFO with P(NOT_ENOUGH_INFO) 1, supporting and contradicting nothing.
-  std::vector<std::pair<std::string, std::string>> failed_passages = {};
+  std::vector<std::pair<std::string, std::string>> failed_passages;
 };
 
 /// The label of `s` and `c` by the rule above.

@@ -32,7 +32,7 @@ struct ScoredExample {
   std::string reason;                  ///< non-empty when the example could not be judged
   /// (index into Example::evidence, why) of the kept passages the verifier could not judge
   /// (DocumentVerdict::failure): their pair is (0, 0, 1), counted against --max-failures.
-  std::vector<std::pair<std::size_t, std::string>> failed = {};
+  std::vector<std::pair<std::size_t, std::string>> failed;
 };
 
 /// A passage as compared for duplicates: without the whitespace around it.

@@ -64,7 +64,7 @@ struct DocumentVerdict {
   /// Why the verifier could not judge this pair; empty when it did. A failed verdict is
   /// NOT_ENOUGH_INFO with probabilities (0, 0, 1), written as "failed" and counted, never taken
   /// for a judgement (verification/verdict_failures.hpp).
-  std::string failure = {};
+  std::string failure;
 };
 
 /// The verdicts on one claim: one per input document, in input order. `reason` says why a claim

@@ -38,7 +38,7 @@ struct DocumentPrediction {
   std::optional<std::vector<SentenceScore>> sentence_scores;     ///< as the producer ordered them
   std::optional<std::size_t> retrieval_rank;                     ///< 1-based
   std::optional<std::size_t> truncated_sentences;
-  std::optional<std::string> failure = {};                       ///< written as "failed"
+  std::optional<std::string> failure;                            ///< written as "failed"
   /// Field by field; doubles compare with == (so 0.0 equals -0.0).
   bool operator==(const DocumentPrediction& other) const;
 };
