@@ -87,6 +87,7 @@ void add_sufficiency_command(CLI::App& root) {
   command->add_option("--judge", flags->judge_spec, "Instead of SURE: a served chat model judges each example, llm:URL (with --llm-model)");
   command->add_option("--judge-prompt", options.judge.prompt, "With --judge: the prompt file, holding {claim} and {passages}")
       ->capture_default_str();
+  command->add_option("--evaluation", options.evaluation, "JSON: the decisions' macro-F1 and other numbers against the examples' gold labels");
   command->add_option("--out", options.out, "JSON Lines: label, probabilities, score, decision and features per example")->required();
   add_judge_flags(*command, flags->judge);
   add_config_option(*command, flags->config);
