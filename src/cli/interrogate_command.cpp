@@ -19,14 +19,8 @@ experiment::VerifierSource responder_verifier(const std::string& spec, const int
   if (!is_served_verifier(spec) || command.responder != "builtin") return source;
   const auto& http = command.http;
   ServedFlags flags;
-  auto& endpoint = flags.served.endpoint;
-  endpoint.api_key_variable = http.api_key_variable;
-  endpoint.timeout_seconds = http.timeout_seconds;
-  endpoint.deadline_seconds = http.deadline_seconds;
-  endpoint.max_reply_bytes = http.max_reply_bytes;
-  endpoint.retries = http.retries;
-  endpoint.backoff_seconds = http.backoff_seconds;
-  endpoint.concurrency = http.concurrency;
+  flags.served.endpoint = interrogation::endpoint_options(http);
+  flags.served.endpoint.url.clear();  // the verifier's URL is its spec's
   source.served = resolve_served(flags, /*served=*/true, command.out);
   source.llm_model = http.model;
   return source;

@@ -9,9 +9,8 @@
 #include "claimrag/served/http_transport.hpp"
 
 namespace claimrag::interrogation {
-namespace {
 
-served::EndpointOptions endpoint_of(const HttpResponderOptions& options) {
+served::EndpointOptions endpoint_options(const HttpResponderOptions& options) {
   served::EndpointOptions endpoint;
   endpoint.url = options.endpoint;
   endpoint.api_key_variable = options.api_key_variable;
@@ -24,14 +23,12 @@ served::EndpointOptions endpoint_of(const HttpResponderOptions& options) {
   return endpoint;
 }
 
-}  // namespace
-
 HttpResponder::HttpResponder(HttpResponderOptions options) : options_(std::move(options)) {
   if (options_.model.empty()) throw UsageError("the http responder needs --llm-model");
   if (!(options_.temperature >= 0.0) || !std::isfinite(options_.temperature)) {
     throw UsageError("the sampling temperature must be a finite number >= 0, got " + std::to_string(options_.temperature));
   }
-  transport_ = std::make_unique<served::HttpTransport>(endpoint_of(options_));
+  transport_ = std::make_unique<served::HttpTransport>(endpoint_options(options_));
 }
 
 std::vector<std::vector<std::string>> HttpResponder::respond(std::span<const ProbeRequest> requests,

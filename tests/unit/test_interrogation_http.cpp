@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "../support/chat_completion.hpp"
 #include "../support/fake_http_server.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/interrogation/http_responder.hpp"
@@ -27,9 +28,7 @@ class FakeServer : public claimrag::testing::FakeHttpServer {
   [[nodiscard]] std::string endpoint() const { return url("/v1"); }
 };
 
-std::string completion(const std::string& content) {
-  return nlohmann::json{{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}}}}}.dump();
-}
+using claimrag::testing::completion;
 
 ci::HttpResponderOptions options_for(const FakeServer& server) {
   ci::HttpResponderOptions options;

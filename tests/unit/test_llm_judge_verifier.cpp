@@ -19,6 +19,7 @@
 #include "claimrag/verification/verdict_failures.hpp"
 
 // After the project's headers: included before Eigen's (through the factory's), httplib.h breaks their compilation.
+#include "support/chat_completion.hpp"
 #include "support/fake_http_server.hpp"
 
 namespace cv = claimrag::verification;
@@ -35,9 +36,7 @@ class FakeChatServer : public claimrag::testing::FakeHttpServer {
   [[nodiscard]] std::string endpoint() const { return url("/v1"); }
 };
 
-std::string completion(const std::string& content) {
-  return nlohmann::json{{"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}}}}}.dump();
-}
+using claimrag::testing::completion;
 
 /// A server answering every request with `content`, counting the calls.
 httplib::Server::Handler answering(const std::string& content, std::atomic<int>& calls) {

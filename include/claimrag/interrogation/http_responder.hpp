@@ -45,6 +45,10 @@ struct HttpResponderOptions {
   std::size_t concurrency = 4;                       ///< >= 1
 };
 
+/// The endpoint's rules these options give (served/endpoint.hpp): what the responder's transport
+/// uses, and what a served verifier asked by interrogate's built-in responder uses too.
+served::EndpointOptions endpoint_options(const HttpResponderOptions& options);
+
 class HttpResponder final : public Responder {
  public:
   /// Throws UsageError for a malformed endpoint, an empty model, concurrency 0, a negative or
