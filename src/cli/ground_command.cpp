@@ -1,3 +1,4 @@
+#include "claimrag/experiment/shipped_files.hpp"
 #include "claimrag/experiment/systems/ground_answers.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/error.hpp"
@@ -83,9 +84,10 @@ void add_ground_command(CLI::App& root) {
       request.generation.model = options->judge.served.llm_model;
       request.generation.max_failures = options->judge.max_failures;
       if (!options->prompt_file.empty() && command_gave_prompt) throw UsageError("give --generate-prompt or --generate-prompt-file, not both");
-      request.generation.prompt = !options->prompt_file.empty() ? std::filesystem::path(options->prompt_file)
-                                  : options->prompt == "refusal"  ? "configs/prompts/grounding_answer_refusal.txt"
-                                                                  : "configs/prompts/grounding_answer.txt";
+      request.generation.prompt =
+          !options->prompt_file.empty() ? std::filesystem::path(options->prompt_file)
+          : options->prompt == "refusal" ? experiment::shipped_file("configs/prompts/grounding_answer_refusal.txt")
+                                         : experiment::shipped_file("configs/prompts/grounding_answer.txt");
     } else if (!options->questions.empty()) {
       throw UsageError("--questions needs --generate llm:URL (the model that answers them)");
     }

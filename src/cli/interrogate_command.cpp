@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
+#include "shipped_defaults.hpp"
 
 namespace claimrag::cli {
 namespace {
@@ -43,7 +44,8 @@ void add_interrogate_command(CLI::App& root) {
   split->needs(run);
   run->needs(split);
   command->add_option("--data", options->data, "BEIR dataset folder, for pairs given by doc_id and for --split");
-  command->add_option("--probes", options->probes, "Probe templates (JSON)")->capture_default_str();
+  auto* probes = command->add_option("--probes", options->probes, "Probe templates (JSON)");
+  probes->capture_default_str();
   command->add_option("--samples", options->interrogation.samples, "Answers per probe, K")->capture_default_str()->check(number_in(1, 1000));
   command->add_option("--responder", options->responder, "builtin | recorded:FILE | http")->required();
   command->add_option("--model", options->model_file,
@@ -90,7 +92,8 @@ void add_interrogate_command(CLI::App& root) {
   command->add_option("--record", options->record,
                       "Every answer in the recorded format (default for http: <out>.responses.jsonl)");
   command->add_option("--claims-out", options->claims_out, "JSON Lines: the claim-level verdicts");
-  command->callback([options, verifier, config] {
+  command->callback([options, verifier, config, probes] {
+    default_to_shipped(*probes, options->probes);
     auto run = *options;
     const experiment::VerifierSource source = responder_verifier(*verifier, *options);
     const std::string config_file = *config;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "claimrag/experiment/shipped_files.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
 #include "options.hpp"
@@ -68,7 +69,7 @@ experiment::VerifierSource apply_judge_flags(Request& request, const JudgeFlags&
 /// The prompt file an LLM judge reads (an input of the command), else empty.
 inline std::filesystem::path judge_prompt_input(const experiment::VerifierSource& source) {
   if (source.spec.empty() || verification::parse_verifier_spec(source.spec).kind != verification::VerifierKind::llm) return {};
-  return source.llm_prompt.empty() ? std::filesystem::path(experiment::kDefaultJudgePrompt) : source.llm_prompt;
+  return source.llm_prompt.empty() ? experiment::shipped_file(experiment::kDefaultJudgePrompt) : source.llm_prompt;
 }
 
 }  // namespace claimrag::cli

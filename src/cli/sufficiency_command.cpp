@@ -8,6 +8,7 @@
 #include "judge_flags.hpp"
 #include "options.hpp"
 #include "served_flags.hpp"
+#include "shipped_defaults.hpp"
 
 namespace claimrag::cli {
 namespace {
@@ -85,15 +86,17 @@ void add_sufficiency_command(CLI::App& root) {
   command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
   command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier (required unless --judge)");
   command->add_option("--judge", flags->judge_spec, "Instead of SURE: a served chat model judges each example, llm:URL (with --llm-model)");
-  command->add_option("--judge-prompt", options.judge.prompt, "With --judge: the prompt file, holding {claim} and {passages}")
-      ->capture_default_str();
+  auto* judge_prompt = command->add_option("--judge-prompt", options.judge.prompt,
+                                           "With --judge: the prompt file, holding {claim} and {passages}");
+  judge_prompt->capture_default_str();
   command->add_option("--evaluation", options.evaluation, "JSON: the decisions' macro-F1 and other numbers against the examples' gold labels");
   command->add_option("--out", options.out, "JSON Lines: label, probabilities, score, decision and features per example")->required();
   add_judge_flags(*command, flags->judge);
   add_config_option(*command, flags->config);
   add_threads_option(*command);
-  command->callback([flags] {
+  command->callback([flags, judge_prompt] {
     auto& options = flags->command;
+    default_to_shipped(*judge_prompt, options.judge.prompt);
     const bool judged = !flags->judge_spec.empty();
     auto& source = flags->source;
     source = {};

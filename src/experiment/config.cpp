@@ -3,8 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "claimrag/error.hpp"
+#include "claimrag/experiment/shipped_files.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/strict_json.hpp"
@@ -149,8 +151,7 @@ std::string resolve(const std::filesystem::path& folder, const std::string& path
   return (folder / path).lexically_normal().string();
 }
 
-void resolve_paths(const std::filesystem::path& config_file, ExperimentConfig& config) {
-  const auto folder = config_file.parent_path();
+void resolve_paths(const std::filesystem::path& folder, ExperimentConfig& config) {
   config.data.beir = resolve(folder, config.data.beir);
   config.data.original = resolve(folder, config.data.original);
   config.expected = resolve(folder, config.expected);
@@ -295,19 +296,17 @@ void read_abstention(io::StrictObject object, AbstentionConfig& abstention) {
   if (abstention.reference.empty()) throw UsageError("abstention.reference must name a strategy");
 }
 
-}  // namespace
-
-ExperimentConfig load_config(const std::filesystem::path& path) {
-  const std::string text = io::read_file(path);
+// A configuration's text, read as the file `name`; its relative paths are taken from `folder`.
+ExperimentConfig read_config(const std::string& text, const std::string& name, const std::filesystem::path& folder) {
   ExperimentConfig config;
-  config.source = path.string();
+  config.source = name;
   config.checksum = io::checksum_hex(text);
   try {
     config.as_json = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& error) {
-    throw UsageError(path.string() + ": not valid JSON: " + error.what());
+    throw UsageError(name + ": not valid JSON: " + error.what());
   }
-  io::StrictObject top(config.as_json, path.string());
+  io::StrictObject top(config.as_json, name);
   top.read("name", config.name);
   top.read("seed", config.seed);
   top.read("expected", config.expected);
@@ -332,19 +331,33 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   config.abstention.seed = config.seed;
   config.dense.seed = config.seed;
   config.sufficiency.benchmark.seed = config.seed;
-  resolve_paths(path, config);
+  resolve_paths(folder, config);
+  return config;
+}
+
+}  // namespace
+
+ExperimentConfig load_config(const std::filesystem::path& path) {
+  return read_config(io::read_file(path), path.string(), path.parent_path());
+}
+
+ExperimentConfig shipped_config() {
+  const std::filesystem::path folder = shipped_folder();
+  auto config = read_config(std::string(shipped_config_text()), std::string(kShippedConfigName),
+                            folder.empty() ? std::filesystem::path("configs") : folder / "configs");
+  if (const char* data = std::getenv("CLAIMRAG_DATA"); data != nullptr && *data != '\0') {
+    config.data.beir = (std::filesystem::path(data) / "beir").lexically_normal().string();
+    config.data.original = (std::filesystem::path(data) / "original").lexically_normal().string();
+  }
   return config;
 }
 
 ExperimentConfig default_config() {
-  const std::filesystem::path standard = "configs/scifact.json";
-  if (std::filesystem::exists(standard)) {
-    spdlog::warn("no --config given: using {} found under the working directory {}", standard.string(),
-                 std::filesystem::current_path().string());
-    return load_config(standard);
-  }
-  spdlog::warn("no --config given and no {} under the working directory: using the built-in defaults", standard.string());
-  return ExperimentConfig{};
+  auto config = shipped_config();
+  spdlog::warn("no --config given: using the shipped configuration configs/scifact.json (compiled in), SciFact from {}{}",
+               std::filesystem::path(config.data.beir).parent_path().string(),
+               std::getenv("CLAIMRAG_DATA") != nullptr && *std::getenv("CLAIMRAG_DATA") != '\0' ? " ($CLAIMRAG_DATA)" : "");
+  return config;
 }
 
 }  // namespace claimrag::experiment

@@ -146,18 +146,19 @@ TEST(CliBeirAny, AnIdWithWhitespaceIsRefusedNamingFileAndLine) {
   EXPECT_FALSE(std::filesystem::exists(folder.path() / "index"));
 }
 
-// Without --config, the configuration in force is named: configs/scifact.json when the command
-// runs where that file is (the source tree here), the built-in defaults elsewhere.
+// Without --config, the configuration in force is named: the shipped one, compiled in, the same
+// from the source tree and from any other folder.
 TEST(CliBeirAny, ADefaultConfigurationIsNeverSilent) {
   TempFolder folder;
   folder.write("beir/qrels/test.tsv", "q1\td1\t1\n");
   folder.write("run.trec", "q1 Q0 d1 1 2.5 bm25\n");
   const std::string arguments = "--quiet evaluate --data " + (folder.path() / "beir").string() + " --split test --run " +
                                 (folder.path() / "run.trec").string() + " --out " + (folder.path() / "e").string();
-  auto outcome = run_claimrag(arguments, folder.path());
-  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  EXPECT_NE(outcome.err.find("no --config given: using configs/scifact.json"), std::string::npos) << outcome.err;
-  outcome = run_claimrag(arguments, folder.path(), folder.path());
-  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
-  EXPECT_NE(outcome.err.find("no --config given and no configs/scifact.json"), std::string::npos) << outcome.err;
+  for (const auto& working_directory : {std::filesystem::path(CLAIMRAG_SOURCE_DIR), folder.path()}) {
+    const auto outcome = run_claimrag(arguments, folder.path(), working_directory);
+    ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+    EXPECT_NE(outcome.err.find("no --config given: using the shipped configuration configs/scifact.json (compiled in)"),
+              std::string::npos)
+        << outcome.err;
+  }
 }

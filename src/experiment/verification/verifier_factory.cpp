@@ -2,10 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/experiment/shipped_files.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 #include "claimrag/interrogation/resolution.hpp"
 #include "claimrag/io/atomic_file.hpp"
@@ -34,31 +37,76 @@ struct TrainingFiles {
   fs::path corpus, claims;
 };
 
-TrainingFiles training_files(const VerifierSource& source, const ExperimentConfig& config) {
+// SciFact's release files the built-in verifier trains on: --original, else the configuration's
+// data.original. Empty paths when neither names a folder.
+TrainingFiles find_training_files(const VerifierSource& source, const ExperimentConfig& config) {
   const fs::path original = source.original.empty() ? fs::path(config.data.original) : source.original;
-  const TrainingFiles files{original / "corpus.jsonl", original / "claims_train.jsonl"};
-  if (original.empty() || !fs::exists(files.corpus) || !fs::exists(files.claims)) {
+  if (original.empty()) return {};
+  return {original / "corpus.jsonl", original / "claims_train.jsonl"};
+}
+
+bool present(const TrainingFiles& files) {
+  return !files.corpus.empty() && fs::exists(files.corpus) && fs::exists(files.claims);
+}
+
+TrainingFiles training_files(const VerifierSource& source, const ExperimentConfig& config) {
+  const TrainingFiles files = find_training_files(source, config);
+  if (!present(files)) {
     throw UsageError("the built-in verifier is trained on SciFact's train claims the first time it is needed, and " +
-                     (original.empty() ? std::string("the configuration names no data.original folder")
-                                       : files.claims.string() + " or " + files.corpus.string() + " is missing") +
-                     ": fetch SciFact with scripts/get-data.sh (or give --original DIR / --config FILE naming it), "
-                     "or pass --model FILE with a verifier saved by `claimrag verify --pairs ... --save-model FILE`");
+                     (files.corpus.empty() ? std::string("the configuration names no data.original folder")
+                                           : files.claims.string() + " or " + files.corpus.string() + " is missing") +
+                     ": fetch SciFact with scripts/get-data.sh (or give --original DIR / --config FILE naming it, or set "
+                     "CLAIMRAG_DATA), or pass --model FILE with a verifier saved by `claimrag verify --pairs ... "
+                     "--save-model FILE`");
   }
   return files;
 }
 
-std::string cache_key(const TrainingFiles& files, const ExperimentConfig& config) {
+// The cached model's name is verifier-free_text-<recipe>-<data>.safetensors: <recipe> keys how it
+// is trained (the feature columns' names, so that a model of other features is never read back,
+// the verification options, BM25's parameters, the seed, the version) and <data> the training
+// files' bytes, so that a cached model is found by its recipe alone when the training data is not
+// on this machine, and a changed training set trains anew.
+std::string recipe_key(const ExperimentConfig& config) {
   const auto& bm25 = config.bm25.parameters;
-  // The feature columns' names: a model of other features is never read back from the cache.
   std::string features;
   for (const auto* names : {&verification::sentence_feature_names(), &verification::label_feature_names()}) {
     for (const auto& name : *names) features += name + ' ';
   }
-  const std::string identity = std::string("free_text-1\n") + features + "\n" + io::file_checksum(files.corpus) + "\n" +
-                               io::file_checksum(files.claims) + "\n" + verification::options_text(config.verification.options) +
+  const std::string identity = std::string("free_text-1\n") + features + "\n" + verification::options_text(config.verification.options) +
                                "\nbm25 " + std::to_string(bm25.k1) + " " + std::to_string(bm25.b) + "\nseed " +
                                std::to_string(config.seed) + "\nversion " + CLAIMRAG_VERSION;
   return io::checksum_hex(identity);
+}
+
+std::string data_key(const TrainingFiles& files) {
+  return io::checksum_hex(io::file_checksum(files.corpus) + "\n" + io::file_checksum(files.claims));
+}
+
+std::string cached_name(const std::string& recipe, const std::string& data) {
+  return "verifier-free_text-" + recipe + "-" + data + ".safetensors";
+}
+
+// A cached model of this recipe trained on any data, for a machine without the training files:
+// the one there is, else none. Several (trained on different data) are ambiguous: a usage error.
+fs::path cached_by_recipe(const fs::path& folder, const std::string& recipe) {
+  std::error_code error;
+  if (folder.empty() || !fs::is_directory(folder, error)) return {};
+  const std::string prefix = "verifier-free_text-" + recipe + "-";
+  std::vector<fs::path> found;
+  for (const auto& entry : fs::directory_iterator(folder, error)) {
+    if (entry.path().filename().string().rfind(prefix, 0) == 0 && entry.path().extension() == ".safetensors") {
+      found.push_back(entry.path());
+    }
+  }
+  if (found.size() > 1) {
+    std::sort(found.begin(), found.end());
+    throw UsageError("the built-in verifier's training data is not on this machine and " + folder.string() + " holds " +
+                     std::to_string(found.size()) + " verifiers of this configuration trained on different data (" +
+                     found[0].filename().string() + ", " + found[1].filename().string() +
+                     "): remove the ones not wanted, or pass --model FILE");
+  }
+  return found.empty() ? fs::path() : found.front();
 }
 
 // SciFact's train claims in the free-text setting: their cited abstracts, plus per claim a BM25
@@ -92,9 +140,19 @@ std::unique_ptr<verification::ClaimVerifier> train_free_text(const TrainingFiles
 }
 
 std::unique_ptr<verification::ClaimVerifier> free_text_verifier(const VerifierSource& source, const ExperimentConfig& config) {
-  const TrainingFiles files = training_files(source, config);
   const fs::path folder = verifier_cache_folder();
-  const fs::path cached = folder.empty() ? fs::path() : folder / ("verifier-free_text-" + cache_key(files, config) + ".safetensors");
+  const std::string recipe = recipe_key(config);
+  const TrainingFiles found = find_training_files(source, config);
+  // Without the training data (and without --original naming it), a model cached by this recipe.
+  if (!present(found) && source.original.empty()) {
+    if (const fs::path cached = cached_by_recipe(folder, recipe); !cached.empty()) {
+      auto verifier = verification::load_free_text_verifier(cached, &config.verification.options);
+      spdlog::info("free-text verifier: {} (its training data is not on this machine)", cached.string());
+      return verifier;
+    }
+  }
+  const TrainingFiles files = training_files(source, config);
+  const fs::path cached = folder.empty() ? fs::path() : folder / cached_name(recipe, data_key(files));
   if (!cached.empty() && fs::exists(cached)) {
     try {
       auto verifier = verification::load_free_text_verifier(cached, &config.verification.options);
@@ -132,7 +190,7 @@ std::unique_ptr<verification::ClaimVerifier> open_stacked_verifier(const Verifie
 }
 
 fs::path judge_prompt_file(const VerifierSource& source) {
-  return source.llm_prompt.empty() ? fs::path(kDefaultJudgePrompt) : source.llm_prompt;
+  return source.llm_prompt.empty() ? shipped_file(kDefaultJudgePrompt) : source.llm_prompt;
 }
 
 // What the verifier is, beside the command's main output (verifier_meta_path), when it has one.
