@@ -1,29 +1,62 @@
 #!/usr/bin/env bash
-# An example sweep from the shell: RRF k × rerank depth × gate thresholds on a BEIR dataset's test
-# claims (SciFact unless --data names another), one TSV row per configuration.
-# Usage: scripts/sweep.sh [--data BEIR_FOLDER] [OUT_FOLDER] [prepare | one RRF_K DEPTH | merge]
-#   --data defaults to data/scifact/beir, OUT_FOLDER to runs/sweep; needs a build and the data.
-#   A relative --data is taken from the directory the script is called from.
+# A sweep from the shell: RRF k × rerank depth × gate thresholds on a BEIR dataset's test claims
+# (SciFact unless --data names another), one TSV row per (k, depth, threshold).
+# Usage: scripts/sweep.sh [OPTIONS] [OUT_FOLDER] [prepare | one RRF_K DEPTH | merge]
+#   --data BEIR_FOLDER    default data/scifact/beir (a relative one is taken from the calling folder)
+#   --rrf-k LIST          RRF k values, comma-separated (default 20,60,100: around fusion.rrf_k, 60)
+#   --rerank-depth LIST   rerank depths (default 20,50,100: around rerank.rerank_depth, 50)
+#   --thresholds SPEC     the gate's thresholds, as `gate --thresholds` takes them (default: the
+#                         configuration's gate.thresholds, 10:40:5)
+#   --config FILE         the configuration the defaults and every subcommand read (default:
+#                         configs/scifact.json)
+#   --check FILE          after merge: compare the table with FILE (a table written by --freeze);
+#                         any difference is printed and exits 1
+#   --freeze FILE         after merge: copy the table to FILE, for later --check
+#   OUT_FOLDER defaults to runs/sweep; needs a build (build/claimrag) and the data.
 #   Without a step: prepare, every configuration (fanned out with GNU parallel when installed,
 #   one job per core; one after another otherwise), then merge. The steps exist so that a cluster
-#   can run them apart: prepare once, `one` per task of a job array, merge at the end.
+#   can run them apart: prepare once, `one` per task of a job array, merge at the end (give every
+#   step the same options).
 # Each step runs only what is missing, so the indexes, the dense model and the reranker are built
 # once and a rerun only computes what changed. Every configuration writes its own rows file;
 # merge sorts the rows numerically by (rrf_k, rerank_depth, threshold), so the table is the same
 # whatever order the configurations finished in.
 set -euo pipefail
-rrf_grid=(20 60 100)
-depth_grid=(20 50 100)
-data=data/scifact/beir
-if [ "${1:-}" = "--data" ]; then
-  data=$(realpath "${2:?--data needs a folder}")
-  shift 2
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+repository=$(cd "$(dirname "$0")/.." && pwd)
+data=$repository/data/scifact/beir
+config=$repository/configs/scifact.json
+rrf_list=20,60,100
+depth_list=20,50,100
+thresholds=
+check=
+freeze=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --data) data=$(absolute "${2:?--data needs a folder}"); shift 2 ;;
+    --rrf-k) rrf_list=${2:?--rrf-k needs a list}; shift 2 ;;
+    --rerank-depth) depth_list=${2:?--rerank-depth needs a list}; shift 2 ;;
+    --thresholds) thresholds=${2:?--thresholds needs a SPEC}; shift 2 ;;
+    --config) config=$(absolute "${2:?--config needs a file}"); shift 2 ;;
+    --check) check=$(absolute "${2:?--check needs a file}"); shift 2 ;;
+    --freeze) freeze=$(absolute "${2:?--freeze needs a file}"); shift 2 ;;
+    -h|--help) usage ;;
+    --*) echo "sweep: unknown option $1" >&2; usage ;;
+    *) break ;;
+  esac
+done
+if [ -z "$thresholds" ]; then
+  thresholds=$(sed -n 's/^ *"thresholds": *"\([^"]*\)".*/\1/p' "$config" | head -n 1)
+  [ -n "$thresholds" ] || { echo "sweep: $config has no gate.thresholds; give --thresholds" >&2; exit 2; }
 fi
+IFS=, read -r -a rrf_grid <<< "$rrf_list"
+IFS=, read -r -a depth_grid <<< "$depth_list"
 out=runs/sweep
 case "${1:-}" in ""|prepare|one|merge) ;; *) out=$1; shift ;; esac
-case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+out=$(absolute "$out")
 step=${1:-all}
-cd "$(dirname "$0")/.."
+cd "$repository"
 claimrag=$PWD/build/claimrag
 if [ ! -f "$data/corpus.jsonl" ]; then
   echo "$data is not a BEIR folder (no corpus.jsonl)" >&2
@@ -38,12 +71,12 @@ once() {  # once OUTPUT COMMAND...: run COMMAND unless OUTPUT exists
 }
 
 prepare() {
-  once "$out/bm25/bm25.index" "$claimrag" --quiet index --data "$data" --method bm25 --out "$out/bm25"
-  once "$out/dense/dense.safetensors" "$claimrag" --quiet index --data "$data" --method dense --out "$out/dense"
-  once "$out/bm25.trec" "$claimrag" --quiet retrieve --data "$data" --index "$out/bm25" --method bm25 --split test --out "$out/bm25.trec"
-  once "$out/dense.trec" "$claimrag" --quiet retrieve --data "$data" --index "$out/dense" --method dense --split test --out "$out/dense.trec"
+  once "$out/bm25/bm25.index" "$claimrag" --quiet index --data "$data" --method bm25 --out "$out/bm25" --config "$config"
+  once "$out/dense/dense.safetensors" "$claimrag" --quiet index --data "$data" --method dense --out "$out/dense" --config "$config"
+  once "$out/bm25.trec" "$claimrag" --quiet retrieve --data "$data" --index "$out/bm25" --method bm25 --split test --out "$out/bm25.trec" --config "$config"
+  once "$out/dense.trec" "$claimrag" --quiet retrieve --data "$data" --index "$out/dense" --method dense --split test --out "$out/dense.trec" --config "$config"
   once "$out/reranker.safetensors" "$claimrag" --quiet rerank --data "$data" --index "$out/bm25" --run "$out/bm25.trec" \
-    --out "$out/bm25_rerank.trec" --model "$out/reranker.safetensors" --train
+    --out "$out/bm25_rerank.trec" --model "$out/reranker.safetensors" --train --config "$config"
 }
 
 one() {  # one RRF_K DEPTH: the rows of one configuration, in rows/k<RRF_K>_d<DEPTH>.tsv
@@ -55,12 +88,12 @@ one() {  # one RRF_K DEPTH: the rows of one configuration, in rows/k<RRF_K>_d<DE
   once "$hybrid" "$claimrag" --quiet fuse --runs "$out/bm25.trec" "$out/dense.trec" --rrf-k "$rrf_k" --out "$hybrid"
   local reranked="$out/rerank_k${rrf_k}_d$depth.trec"
   once "$reranked" "$claimrag" --quiet rerank --threads 1 --data "$data" --index "$out/bm25" --run "$hybrid" --out "$reranked" \
-    --model "$out/reranker.safetensors" --rerank-depth "$depth"
+    --model "$out/reranker.safetensors" --rerank-depth "$depth" --config "$config"
   local metrics
   metrics=$("$claimrag" --quiet evaluate --data "$data" --split test --run "$reranked" --metrics ndcg@10,recall@100 \
     --out "$out/metrics_k${rrf_k}_d$depth" | cut -f3 | paste -sd '\t')
   "$claimrag" --quiet gate --data "$data" --split test --run "$reranked" --bm25-run "$out/bm25.trec" --signal bm25_top1 \
-    --thresholds 10:40:10 --out "$out/gate_k${rrf_k}_d$depth.tsv"
+    --thresholds "$thresholds" --config "$config" --out "$out/gate_k${rrf_k}_d$depth.tsv"
   tail -n +2 "$out/gate_k${rrf_k}_d$depth.tsv" | while IFS=$'\t' read -r signal threshold answered answer refusal hallucination f1; do
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$rrf_k" "$depth" "$metrics" "$threshold" "$answer" "$hallucination"
   done > "$rows.partial"
@@ -80,6 +113,17 @@ merge() {
   } > "$table.partial"
   mv "$table.partial" "$table"
   echo "sweep: $(($(wc -l < "$table") - 1)) rows -> $table"
+  if [ -n "$freeze" ]; then
+    cp "$table" "$freeze"
+    echo "sweep: frozen as $freeze"
+  fi
+  if [ -n "$check" ]; then
+    if ! diff -u "$check" "$table" >&2; then
+      echo "sweep: the table differs from $check (lines - frozen, + now)" >&2
+      exit 1
+    fi
+    echo "sweep: equal to $check"
+  fi
 }
 
 case "$step" in
@@ -90,7 +134,7 @@ case "$step" in
     prepare
     if command -v parallel > /dev/null; then
       export -f one once
-      export out data claimrag
+      export out data claimrag thresholds config
       parallel --halt now,fail=1 one {1} {2} ::: "${rrf_grid[@]}" ::: "${depth_grid[@]}"
     else
       for rrf_k in "${rrf_grid[@]}"; do
