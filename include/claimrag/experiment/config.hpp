@@ -1,7 +1,10 @@
 #pragma once
 // The experiment configuration (configs/<name>.json): inputs and every stage's parameters.
-// Nothing tunable lives in code. Keys absent from the file take the defaults below; an unknown
-// key or a value of the wrong type is a UsageError naming the key. Relative paths in the file
+// Nothing tunable lives in code. Without --config a subcommand uses the shipped configuration,
+// the bytes of configs/scifact.json compiled into the binary (experiment/shipped_files.hpp). Keys
+// absent from a file take the defaults below (docs/configuration.md lists them and where they
+// differ from the shipped values); an unknown key or a value of the wrong type is a UsageError
+// naming the key. Relative paths in the file
 // (data.beir, data.original, expected, paper) are resolved against the folder of the file, so a
 // configuration means the same thing from any working directory; load_config stores them resolved.
 
@@ -213,9 +216,9 @@ struct ExperimentConfig {
 /// Reads and validates a configuration file.
 ExperimentConfig load_config(const std::filesystem::path& path);
 
-/// The configuration used when a subcommand gets no --config: configs/scifact.json if it exists
-/// under the working directory, else the built-in defaults. Either way a warning names what is in
-/// force, so that a default picked up from wherever the command runs is never silent.
+/// The configuration used when a subcommand gets no --config: the shipped one
+/// (experiment/shipped_files.hpp's shipped_config()), the same from any working folder, with a
+/// warning naming it and where SciFact is read from, so that a default is never used silently.
 ExperimentConfig default_config();
 
 }  // namespace claimrag::experiment

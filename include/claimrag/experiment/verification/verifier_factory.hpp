@@ -8,11 +8,13 @@
 // trained on SciFact's train claims, their cited abstracts plus, per claim, a BM25 neighbour
 // without evidence and a random unrelated abstract as NOT_ENOUGH_INFO, the first time it is
 // needed, then cached as
-//   <cache>/verifier-free_text-<key>.safetensors
+//   <cache>/verifier-free_text-<recipe>-<data>.safetensors
 // where <cache> is $XDG_CACHE_HOME/claimrag, else $HOME/.cache/claimrag (neither set: not cached),
-// and <key> is the checksum of the training data's files (SciFact's corpus.jsonl and
-// claims_train.jsonl), the names of the feature columns, the verification options, the BM25
-// parameters, the seed and the program version: any change trains anew. One log line says what was trained and where it is cached.
+// <recipe> the checksum of the names of the feature columns, the verification options, the BM25
+// parameters, the seed and the program version, and <data> the checksum of the training data's
+// files (SciFact's corpus.jsonl and claims_train.jsonl): any change trains anew. On a machine
+// without the training data (and no --original), the one cached model of the same <recipe> is
+// used. One log line says what was trained and where it is cached.
 // A cached file that cannot be read is trained again and replaced, with a warning.
 // checkpoint:DIR: the verifier over the NLI checkpoint in DIR (verification/checkpoint_verifier.hpp)
 // with the rule of config.verification.checkpoint (premise, threshold) and
@@ -55,8 +57,8 @@ struct VerifierSource {
   std::filesystem::path llm_prompt = {};
 };
 
-/// The LLM judge's prompt when --prompt is not given, relative to the working directory as the
-/// other files under configs/ are.
+/// The LLM judge's prompt when --prompt is not given, inside the shipped folder
+/// (experiment/shipped_files.hpp's shipped_file).
 inline constexpr const char* kDefaultJudgePrompt = "configs/prompts/verifier_judge.txt";
 
 /// `out` with its extension replaced by ".meta.json" ("verdicts.jsonl" → "verdicts.meta.json"):
