@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/pretrained/text_model.hpp"
 #include "claimrag/tokenizer/precompiled_charsmap.hpp"
 #include "claimrag/tokenizer/pre_tokenizer.hpp"
 #include "claimrag/tokenizer/sentencepiece_normalizers.hpp"
@@ -201,4 +203,33 @@ TEST_F(XlmRobertaFolder, MetaspaceWithContradictingPrependSettingsIsRefused) {
   claimrag::testing::expect_error<claimrag::DataError>([&] { (void)load_tokenizer(folder_.path(), "xlm-roberta"); },
                                                        "tokenizer.json: Metaspace's add_prefix_space false does not "
                                                        "match its prepend_scheme");
+}
+
+TEST(XlmRobertaCheckpoint, ModelTypeXlmRobertaRunsAsRobertaOnTheUnigramTokenizer) {
+  // The same random weights (RoBERTa-shaped, a vocabulary larger than the fixture tokenizer's)
+  // under model_type roberta and xlm-roberta, each folder with the XLM-RoBERTa tokenizer.json:
+  // XLMRobertaModel is RobertaModel, so the outputs must be the same bytes.
+  const fs::path weights = fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/models/roberta-classifier-bf16";
+  nlohmann::json config = nlohmann::json::parse(claimrag::io::read_file(weights / "config.json"));
+  const claimrag::testing::TempFolder temp;
+  for (const std::string model_type : {"roberta", "xlm-roberta"}) {
+    if (model_type == "xlm-roberta") {
+      config["model_type"] = model_type;
+      config["architectures"] = {"XLMRobertaForSequenceClassification"};
+    }
+    temp.write(model_type + "/config.json", config.dump());
+    fs::copy_file(weights / "model.safetensors", temp.path() / model_type / "model.safetensors");
+    fs::copy_file(kTokenizers / "xlm-roberta-tokenizer-json/tokenizer.json", temp.path() / model_type / "tokenizer.json");
+  }
+  const claimrag::pretrained::TextModel reference(temp.path() / "roberta");
+  const claimrag::pretrained::TextModel model(temp.path() / "xlm-roberta");
+  EXPECT_EQ(model.tokenizer().description().rfind("tokenizer.json: Unigram", 0), 0u);
+  ASSERT_LE(model.tokenizer().vocabulary_size(), config.at("vocab_size").get<std::size_t>());
+  const std::vector<claimrag::pretrained::TextInput> inputs{
+      {"Ｔｈｅ ﬁnal protein binds 東京.", std::string_view("Vitamin D <mask> reduce fractures")}, {"café", std::nullopt}};
+  const auto expected = reference.run(inputs, 0, 2, "inputs");
+  const auto outputs = model.run(inputs, 0, 2, "inputs");
+  ASSERT_EQ(outputs.values.size(), 2u);
+  EXPECT_EQ(outputs.values, expected.values);
+  for (const auto& values : outputs.values) EXPECT_EQ(values.size(), 2u);
 }
