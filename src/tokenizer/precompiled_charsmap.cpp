@@ -140,8 +140,7 @@ std::u32string PrecompiledCharsmap::normalize_like_tokenizers(const std::u32stri
   UErrorCode status = U_ZERO_ERROR;
   std::unique_ptr<icu::BreakIterator> graphemes(icu::BreakIterator::createCharacterInstance(icu::Locale::getRoot(), status));
   if (U_FAILURE(status)) throw InternalError(std::string("ICU grapheme iterator: ") + u_errorName(status));
-  const icu::UnicodeString utf16 = icu::UnicodeString::fromUTF32(reinterpret_cast<const UChar32*>(text.data()),
-                                                                 static_cast<int32_t>(text.size()));
+  const icu::UnicodeString utf16 = icu::UnicodeString::fromUTF8(unicode::encode_utf8(text));
   graphemes->setText(utf16);
   std::string out;
   std::int32_t start = graphemes->first();

@@ -10,7 +10,7 @@ namespace claimrag::tokenizer {
 namespace {
 
 icu::UnicodeString to_icu(const std::u32string& text) {
-  return icu::UnicodeString::fromUTF32(reinterpret_cast<const UChar32*>(text.data()), static_cast<int32_t>(text.size()));
+  return icu::UnicodeString::fromUTF8(unicode::encode_utf8(text));
 }
 
 std::u32string from_icu(const icu::UnicodeString& text) {
