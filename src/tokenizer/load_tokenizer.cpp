@@ -15,6 +15,10 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::filesystem::path& folder, s
   // the SentencePiece model is the original, read as DebertaV2Tokenizer reads it.
   if (deberta && has_spm) return read_sentencepiece_model(folder / "spm.model", settings);
   if (std::filesystem::exists(folder / "tokenizer.json")) return read_tokenizer_json(folder / "tokenizer.json", settings);
+  // XLM-RoBERTa's slow tokenizer file (CamemBERT and mBART name theirs alike with other ids).
+  const bool xlm_roberta = model_type == "xlm-roberta" || model_type == "xlm_roberta";
+  if (xlm_roberta && std::filesystem::exists(folder / "sentencepiece.bpe.model"))
+    return read_xlm_roberta_sentencepiece(folder / "sentencepiece.bpe.model", settings);
   // model_type settles a folder holding several older files; otherwise the one present is read.
   const bool roberta_like = model_type == "roberta" || model_type == "bart" || model_type == "longformer";
   if (has_spm && (deberta || (!has_vocab_txt && !has_bpe))) return read_sentencepiece_model(folder / "spm.model", settings);
@@ -22,7 +26,8 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::filesystem::path& folder, s
     return read_byte_level_bpe_files(folder / "vocab.json", folder / "merges.txt", settings);
   if (has_vocab_txt) return read_wordpiece_vocabulary(folder / "vocab.txt", settings);
   throw DataError(folder.string(),
-                  "no tokenizer found (looked for tokenizer.json, vocab.txt, vocab.json with merges.txt, spm.model)");
+                  "no tokenizer found (looked for tokenizer.json, vocab.txt, vocab.json with merges.txt, spm.model, and "
+                  "sentencepiece.bpe.model for xlm-roberta)");
 }
 
 }  // namespace claimrag::tokenizer

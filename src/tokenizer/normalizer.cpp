@@ -73,6 +73,7 @@ std::u32string Normalizer::apply(std::u32string text) const {
       case NormalizerStep::Kind::nfc: text = unicode::nfc(text); break;
       case NormalizerStep::Kind::nfkd: text = unicode::nfkd(text); break;
       case NormalizerStep::Kind::nfkc: text = unicode::nfkc(text); break;
+      case NormalizerStep::Kind::rule: text = step.rule->apply(text); break;
       case NormalizerStep::Kind::strip_accents: {
         // StripAccents alone removes nonspacing marks without decomposing first.
         std::u32string kept;

@@ -34,18 +34,23 @@ PipelineTokenizer::PipelineTokenizer(PipelineParts parts) : parts_(std::move(par
 
 std::vector<std::int32_t> PipelineTokenizer::encode_text(std::string_view text, std::string_view what) const {
   std::vector<std::int32_t> ids;
+  bool at_text_start = true;  // no added token and no text before this piece
   for (const TextPiece& raw : raw_matcher_.split(unicode::decode_utf8(text, what))) {
     if (raw.id) {
       ids.push_back(*raw.id);
+      at_text_start = false;
       continue;
     }
     for (const TextPiece& piece : normalized_matcher_.split(parts_.normalizer.apply(raw.text))) {
       if (piece.id) {
         ids.push_back(*piece.id);
+        at_text_start = false;
         continue;
       }
-      for (const std::u32string& word : parts_.pre_tokenizer.split(piece.text)) parts_.model->tokenize(word, ids);
+      for (const std::u32string& word : parts_.pre_tokenizer.split(piece.text, at_text_start)) parts_.model->tokenize(word, ids);
+      if (!piece.text.empty()) at_text_start = false;
     }
+    if (!raw.text.empty()) at_text_start = false;
   }
   return ids;
 }

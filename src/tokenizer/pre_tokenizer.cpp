@@ -122,8 +122,9 @@ std::u32string to_byte_symbols(const std::u32string& text) {
   return out;
 }
 
-std::vector<std::u32string> PreTokenizer::split(const std::u32string& text) const {
+std::vector<std::u32string> PreTokenizer::split(const std::u32string& text, bool at_text_start) const {
   switch (kind_) {
+    case Kind::metaspace: return metaspace_split(text, metaspace_, at_text_start);
     case Kind::none: return text.empty() ? std::vector<std::u32string>{} : std::vector<std::u32string>{text};
     case Kind::bert: return split_at_whitespace(text, true);
     case Kind::whitespace: return word_or_symbol_split(text);

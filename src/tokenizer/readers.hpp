@@ -19,6 +19,8 @@ std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path
 std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path& vocabulary_file,
                                                      const std::filesystem::path& merges_file,
                                                      const FolderSettings& settings);
+/// sentencepiece.bpe.model, as XLMRobertaTokenizer reads it (fairseq's ids).
+std::unique_ptr<Tokenizer> read_xlm_roberta_sentencepiece(const std::filesystem::path& file, const FolderSettings& settings);
 /// spm.model, as DebertaV2Tokenizer reads it.
 std::unique_ptr<Tokenizer> read_sentencepiece_model(const std::filesystem::path& file, const FolderSettings& settings);
 

@@ -7,6 +7,7 @@
 #include "claimrag/tokenizer/wordpiece.hpp"
 #include "json_fields.hpp"
 #include "readers.hpp"
+#include "sentencepiece_json.hpp"
 
 namespace claimrag::tokenizer {
 namespace {
@@ -48,8 +49,11 @@ void add_normalizer_steps(const nlohmann::json& spec, const std::string& source,
     step.kind = NormalizerStep::Kind::nfkc;
   } else if (type == "StripAccents") {
     step.kind = NormalizerStep::Kind::strip_accents;
+  } else if (add_sentencepiece_normalizer(spec, type, source, steps)) {
+    return;
   } else {
-    unsupported(source, "normalizer", type, "BertNormalizer, Lowercase, NFD, NFC, NFKD, NFKC, StripAccents, Sequence");
+    unsupported(source, "normalizer", type,
+                "BertNormalizer, Lowercase, NFD, NFC, NFKD, NFKC, StripAccents, Precompiled, Replace, Strip, Sequence");
   }
   steps.push_back(step);
 }
@@ -63,12 +67,13 @@ PreTokenizer read_pre_tokenizer(const nlohmann::json& spec, const std::string& s
   if (type == "ByteLevel")
     return PreTokenizer(PreTokenizer::Kind::byte_level, optional_bool(spec, "add_prefix_space", source).value_or(true),
                         optional_bool(spec, "use_regex", source).value_or(true));
+  if (type == "Metaspace") return read_metaspace(spec, source);
   if (type == "Sequence") {
     const nlohmann::json& list = required(spec, "pretokenizers", source);
     if (list.is_array() && list.size() == 1) return read_pre_tokenizer(list[0], source);
     throw DataError(source, "a Sequence pre-tokenizer is read only when it holds one pre-tokenizer");
   }
-  unsupported(source, "pre_tokenizer", type, "BertPreTokenizer, ByteLevel, Whitespace, WhitespaceSplit");
+  unsupported(source, "pre_tokenizer", type, "BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit");
 }
 
 Vocabulary read_vocabulary(const nlohmann::json& model, const std::string& source) {
@@ -108,7 +113,10 @@ std::vector<std::pair<std::string, std::string>> read_merges(const nlohmann::jso
 std::unique_ptr<SubwordModel> read_model(const nlohmann::json& model, const std::string& source) {
   if (!model.is_object()) throw DataError(source, "\"model\" should be an object");
   std::string type = optional_string(model, "type", source).value_or("");
-  if (type.empty()) type = model.contains("merges") ? "BPE" : "WordPiece";  // files older than the tag
+  if (type.empty()) {  // files older than the tag
+    const bool listed = model.contains("vocab") && model["vocab"].is_array();
+    type = model.contains("merges") ? "BPE" : listed ? "Unigram" : "WordPiece";
+  }
   if (type == "WordPiece") {
     WordPieceOptions options;
     options.unk_token = optional_string(model, "unk_token", source).value_or("[UNK]");
@@ -129,7 +137,8 @@ std::unique_ptr<SubwordModel> read_model(const nlohmann::json& model, const std:
     options.ignore_merges = optional_bool(model, "ignore_merges", source).value_or(false);
     return std::make_unique<Bpe>(read_vocabulary(model, source), read_merges(model, source), options, source);
   }
-  unsupported(source, "model", type, "WordPiece, BPE");
+  if (type == "Unigram") return read_unigram_model(model, source);
+  unsupported(source, "model", type, "WordPiece, BPE, Unigram");
 }
 
 std::vector<AddedToken> read_added_tokens(const nlohmann::json& root, const std::string& source) {

@@ -56,3 +56,12 @@ TEST(TokenizerParity, WordPieceVocabTxtCased) { check_folder("bert-cased-vocab-t
 TEST(TokenizerParity, ByteLevelBpeTokenizerJson) { check_folder("roberta-tokenizer-json", "tokenizer.json: BPE"); }
 TEST(TokenizerParity, ByteLevelBpeVocabAndMerges) { check_folder("roberta-vocab-merges", "vocab.json + merges.txt: BPE"); }
 TEST(TokenizerParity, SentencePieceDebertaV3) { check_folder("deberta-v3-spm", "spm.model: SentencePiece"); }
+TEST(TokenizerParity, XlmRobertaTokenizerJsonUnigram) {
+  check_folder("xlm-roberta-tokenizer-json", "tokenizer.json: Unigram");
+}
+TEST(TokenizerParity, XlmRobertaSentencePieceFairseqIds) {
+  check_folder("xlm-roberta-sentencepiece", "sentencepiece.bpe.model: SentencePiece with fairseq ids");
+}
+TEST(TokenizerParity, UnigramByteFallbackTokenizerJson) {
+  check_folder("unigram-byte-fallback-json", "tokenizer.json: Unigram");
+}

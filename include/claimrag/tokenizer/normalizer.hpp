@@ -3,6 +3,7 @@
 // pad CJK ideographs with spaces, strip accents, lowercase) and the single steps (Lowercase, NFD,
 // NFC, NFKD, NFKC, StripAccents), alone or in a Sequence.
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,11 +18,19 @@ struct BertNormalizerOptions {
   bool lowercase = true;
 };
 
+/// A normalisation step defined in its own file (SentencePiece's Precompiled, Replace, Strip).
+class NormalizationRule {
+ public:
+  virtual ~NormalizationRule() = default;
+  [[nodiscard]] virtual std::u32string apply(const std::u32string& text) const = 0;
+};
+
 /// One normalisation step.
 struct NormalizerStep {
-  enum class Kind { bert, lowercase, nfd, nfc, nfkd, nfkc, strip_accents };
+  enum class Kind { bert, lowercase, nfd, nfc, nfkd, nfkc, strip_accents, rule };
   Kind kind = Kind::bert;
-  BertNormalizerOptions bert;  ///< for Kind::bert
+  BertNormalizerOptions bert;                     ///< for Kind::bert
+  std::shared_ptr<const NormalizationRule> rule;  ///< for Kind::rule
 };
 
 /// The steps applied in order; none is the identity.

@@ -1,0 +1,54 @@
+#include "sentencepiece_class.hpp"
+
+#include "claimrag/error.hpp"
+#include "claimrag/tokenizer/pipeline.hpp"
+#include "claimrag/tokenizer/unicode.hpp"
+
+namespace claimrag::tokenizer {
+
+SentencePieceClassTokenizer::SentencePieceClassTokenizer(const std::filesystem::path& file, std::string kind)
+    : source_(file.filename().string()), kind_(std::move(kind)) {
+  const auto status = processor_.Load(file.string());
+  if (!status.ok()) throw DataError(file.string(), "not a SentencePiece model (" + status.ToString() + ")");
+}
+
+void SentencePieceClassTokenizer::set_special_tokens(std::vector<AddedToken> tokens, const std::string& source) {
+  std::vector<std::u32string> patterns;
+  for (const AddedToken& token : tokens) patterns.push_back(unicode::decode_utf8(token.content, source));
+  specials_ = AddedTokenMatcher(std::move(tokens), std::move(patterns));
+}
+
+std::vector<std::int32_t> SentencePieceClassTokenizer::encode_text(std::string_view text, std::string_view what) const {
+  std::vector<std::int32_t> ids;
+  for (const TextPiece& piece : specials_.split(unicode::decode_utf8(text, what))) {
+    if (piece.id) {
+      ids.push_back(*piece.id);
+    } else if (!piece.text.empty()) {
+      encode_piece(piece.text, ids);
+    }
+  }
+  return ids;
+}
+
+Encoding SentencePieceClassTokenizer::encode(std::string_view text, std::optional<std::string_view> text_pair,
+                                             std::size_t max_length) const {
+  std::vector<std::int32_t> first = encode_text(text, "text");
+  // The Python classes keep an empty second text as an empty segment.
+  std::optional<std::vector<std::int32_t>> second;
+  if (text_pair) second = encode_text(*text_pair, "text pair");
+  std::size_t truncated = 0;
+  if (max_length != 0) {
+    const std::size_t added = template_.added_tokens(second.has_value());
+    check_room_for_special_tokens(max_length, added);
+    truncated = truncate_one_at_a_time(first, second, max_length - added, TruncationSide::right);
+  }
+  Encoding encoding = template_.apply(first, second);
+  encoding.truncated_tokens = truncated;
+  return encoding;
+}
+
+std::string SentencePieceClassTokenizer::description() const {
+  return source_ + ": " + kind_ + ", " + std::to_string(vocabulary_size_) + " tokens";
+}
+
+}  // namespace claimrag::tokenizer
