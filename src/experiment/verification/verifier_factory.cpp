@@ -297,7 +297,10 @@ nlohmann::ordered_json verifier_record(const VerifierSource& source, const Exper
   if (spec.kind == verification::VerifierKind::llm) {
     const fs::path prompt = judge_prompt_file(source);
     record["model"] = source.llm_model;
-    record["prompt"] = {{"file", prompt.string()}, {"xxh64", io::file_checksum(prompt)}};
+    // The shipped prompt by its name in the shipped folder, so that the record is the same
+    // wherever claimrag is installed; the checksum says which text it was.
+    const fs::path named = source.llm_prompt.empty() ? fs::path(kDefaultJudgePrompt) : prompt;
+    record["prompt"] = {{"file", named.string()}, {"xxh64", io::file_checksum(prompt)}};
     record["temperature"] = 0.0;
     return record;
   }
