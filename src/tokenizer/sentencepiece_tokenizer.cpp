@@ -24,7 +24,9 @@ class SentencePieceTokenizer final : public Tokenizer {
   SentencePieceTokenizer(const std::filesystem::path& file, const FolderSettings& settings)
       : source_(file.filename().string()),
         lowercase_(settings.do_lower_case.value_or(false)),
-        split_by_punct_(settings.split_by_punct.value_or(false)) {
+        split_by_punct_(settings.split_by_punct.value_or(false)),
+        model_max_length_(settings.model_max_length),
+        truncation_side_(settings.truncation_side == "left" ? TruncationSide::left : TruncationSide::right) {
     const auto status = processor_.Load(file.string());
     if (!status.ok()) throw DataError(file.string(), "not a SentencePiece model (" + status.ToString() + ")");
     vocabulary_size_ = static_cast<std::size_t>(processor_.GetPieceSize());
@@ -63,13 +65,14 @@ class SentencePieceTokenizer final : public Tokenizer {
     if (max_length != 0) {
       const std::size_t added = template_.added_tokens(second.has_value());
       check_room_for_special_tokens(max_length, added);
-      truncated = truncate_one_at_a_time(first, second, max_length - added, TruncationSide::right);
+      truncated = truncate_one_at_a_time(first, second, max_length - added, truncation_side_);
     }
     Encoding encoding = template_.apply(first, second);
     encoding.truncated_tokens = truncated;
     return encoding;
   }
 
+  [[nodiscard]] std::optional<std::size_t> model_max_length() const override { return model_max_length_; }
   [[nodiscard]] std::int32_t pad_id() const override { return pad_id_; }
   [[nodiscard]] std::size_t vocabulary_size() const override { return vocabulary_size_; }
   [[nodiscard]] std::string description() const override {
@@ -128,6 +131,8 @@ class SentencePieceTokenizer final : public Tokenizer {
   std::string source_;
   bool lowercase_;
   bool split_by_punct_;
+  std::optional<std::size_t> model_max_length_;
+  TruncationSide truncation_side_;
   sentencepiece::SentencePieceProcessor processor_;
   std::size_t vocabulary_size_ = 0;
   std::int32_t unk_id_ = 0;
