@@ -14,7 +14,7 @@ void add_predict_command(CLI::App& root) {
       ->required();
   command->add_option("--pairs", options->pairs, "JSON Lines of {\"id\", \"text\", \"text_pair\"?}")->required();
   command->add_option("--out", options->out, "JSON Lines to write, one line per input in input order")->required();
-  command->add_option("--max-length", options->max_length, "Tokens per input, special ones included (default: the model's positions)")
+  command->add_option("--max-length", options->max_length, "Tokens per input, special ones included (default: the folder's own length, at most the model's positions)")
       ->check(number_in(1, 1e6));
   command->add_option("--batch-size", options->batch_size, "Sequences held in memory at once (default 32)")
       ->check(number_in(1, 1e6));

@@ -54,7 +54,8 @@ std::string predict_lines(const PretrainedModel& model, const tokenizer::Tokeniz
     throw UsageError("--max-length " + std::to_string(max_length) + " exceeds the " + std::to_string(limit) +
                      " positions of " + model.folder().string());
   }
-  const std::size_t length = max_length == 0 ? limit : max_length;
+  // No length given: the tokenizer's own (model_max_length, sentence-transformers' max_seq_length).
+  const std::size_t length = tokenizer::length_to_encode(tokenizer, max_length, limit);
   std::vector<TokenSequence> sequences;
   std::vector<std::size_t> truncated(inputs.size(), 0);
   for (std::size_t i = 0; i < inputs.size(); ++i) {

@@ -22,7 +22,8 @@ PredictSummary run_predict(const PredictOptions& options) {
     spdlog::warn("predict: {} of {} inputs were longer than {} tokens and truncated ({} tokens removed in all; "
                  "each line says how many in \"truncated_tokens\")",
                  summary.truncated_inputs, summary.inputs,
-                 options.max_length == 0 ? model.config().max_tokens() : static_cast<std::int64_t>(options.max_length),
+                 tokenizer::length_to_encode(*tokenizer, options.max_length,
+                                             static_cast<std::size_t>(model.config().max_tokens())),
                  summary.truncated_tokens);
   }
   io::write_file_atomically(options.out, text);

@@ -30,7 +30,8 @@ TextOutputs TextModel::run(std::span<const TextInput> inputs, std::size_t max_le
     throw UsageError("a maximum length of " + std::to_string(max_length) + " tokens exceeds the " + std::to_string(limit) +
                      " positions of " + folder().string());
   }
-  const std::size_t length = max_length == 0 ? limit : max_length;
+  // No length given: the tokenizer's own (model_max_length, sentence-transformers' max_seq_length).
+  const std::size_t length = tokenizer::length_to_encode(*tokenizer_, max_length, limit);
   TextOutputs outputs;
   outputs.truncated_tokens.reserve(inputs.size());
   std::vector<TokenSequence> sequences;

@@ -32,6 +32,22 @@ void read_special_tokens(const nlohmann::json& object, const std::string& source
   }
 }
 
+// model_max_length: a positive integer; values past any sequence a model can hold (the reference
+// writes int(1e30), which JSON readers may see as a float) mean no limit.
+std::optional<std::size_t> read_model_max_length(const nlohmann::json& config, const std::string& source) {
+  const auto found = config.find("model_max_length");
+  if (found == config.end() || found->is_null()) return std::nullopt;
+  constexpr double kNoLimit = 1e15;
+  if (found->is_number_float()) {
+    const double value = found->get<double>();
+    if (value >= kNoLimit) return std::nullopt;
+  } else if (found->is_number_unsigned() || found->is_number_integer()) {
+    if (found->is_number_unsigned() && found->get<std::uint64_t>() >= static_cast<std::uint64_t>(kNoLimit)) return std::nullopt;
+    if (found->get<std::int64_t>() > 0) return static_cast<std::size_t>(found->get<std::int64_t>());
+  }
+  throw DataError(source, "\"model_max_length\" should be a positive whole number of tokens, not " + abbreviated(found->dump(), 40));
+}
+
 }  // namespace
 
 std::string FolderSettings::token(const std::string& name, const std::string& fallback) const {
@@ -52,6 +68,8 @@ FolderSettings read_folder_settings(const std::filesystem::path& folder) {
     settings.add_prefix_space = optional_bool(config, "add_prefix_space", source);
     settings.split_by_punct = optional_bool(config, "split_by_punct", source);
     settings.truncation_side = optional_string(config, "truncation_side", source);
+    settings.tokenizer_class = optional_string(config, "tokenizer_class", source);
+    settings.model_max_length = read_model_max_length(config, source);
     if (settings.truncation_side && *settings.truncation_side != "right" && *settings.truncation_side != "left")
       throw DataError(source, "\"truncation_side\" should be \"right\" or \"left\", not \"" + *settings.truncation_side + "\"");
     const auto decoder = config.find("added_tokens_decoder");

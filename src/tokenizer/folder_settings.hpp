@@ -4,6 +4,7 @@
 // older tokenizer classes (do_lower_case, strip_accents, tokenize_chinese_chars, add_prefix_space,
 // split_by_punct, truncation_side).
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -35,6 +36,11 @@ struct FolderSettings {
   std::optional<bool> add_prefix_space;
   std::optional<bool> split_by_punct;
   std::optional<std::string> truncation_side;
+  /// The tokenizer class named by tokenizer_config.json ("BertTokenizer", "BertTokenizerFast" ...).
+  std::optional<std::string> tokenizer_class;
+  /// tokenizer_config.json's model_max_length; unset when absent or when it is the "no limit" value
+  /// (1e30) the reference writes for a tokenizer without one.
+  std::optional<std::size_t> model_max_length;
 
   /// The content of special token `name`, or `fallback` when the files do not set it.
   [[nodiscard]] std::string token(const std::string& name, const std::string& fallback) const;

@@ -1,6 +1,8 @@
-// The files of the older tokenizer classes, read into the pipeline the reference converts them to
-// (what AutoTokenizer runs on a folder without tokenizer.json): vocab.txt as BertTokenizerFast,
-// vocab.json + merges.txt as RobertaTokenizerFast.
+// The files of the older tokenizer classes, read as those (slow) classes tokenise: vocab.txt as
+// BertTokenizer, vocab.json + merges.txt as RobertaTokenizer. Their steps are those of the
+// pipeline the reference converts them to, with the slow classes' own rules where they differ:
+// BertTokenizer's text cleaning drops every C* character and puts the text in NFC, and both cut
+// a long pair one token at a time from the longer text.
 #include <cctype>
 #include <set>
 
@@ -77,6 +79,13 @@ std::int32_t required_token_id(const PipelineParts& parts, const std::string& to
   throw DataError(source, "the vocabulary has no \"" + token + "\" token, which the pair template needs");
 }
 
+// The slow classes' truncation: tokenizer_config.json's side and length, one token at a time.
+void apply_slow_class_limits(const FolderSettings& settings, PipelineParts& parts) {
+  if (settings.truncation_side == "left") parts.truncation_side = TruncationSide::left;
+  parts.pair_truncation = PairTruncation::slow;
+  parts.model_max_length = settings.model_max_length;
+}
+
 }  // namespace
 
 std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path& file, const FolderSettings& settings) {
@@ -102,6 +111,7 @@ std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path
   options.unk_token = settings.token("unk_token", "[UNK]");
   parts.model = std::make_unique<WordPiece>(std::move(vocabulary), options, source);
   NormalizerStep step;
+  step.bert.slow_class = true;
   step.bert.lowercase = settings.do_lower_case.value_or(true);
   step.bert.strip_accents = settings.strip_accents.value_or(step.bert.lowercase);
   step.bert.handle_chinese_chars = settings.tokenize_chinese_chars.value_or(true);
@@ -115,7 +125,7 @@ std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path
   parts.pair_template = PairTemplate::bert(required_token_id(parts, settings.token("cls_token", "[CLS]"), source),
                                            required_token_id(parts, settings.token("sep_token", "[SEP]"), source));
   parts.pad_id = required_token_id(parts, settings.token("pad_token", "[PAD]"), source);
-  if (settings.truncation_side == "left") parts.truncation_side = TruncationSide::left;
+  apply_slow_class_limits(settings, parts);
   return std::make_unique<PipelineTokenizer>(std::move(parts));
 }
 
@@ -160,7 +170,8 @@ std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path
   PipelineParts parts;
   parts.source = vocabulary_file.filename().string() + " + " + merges_file.filename().string();
   parts.model = std::make_unique<Bpe>(std::move(vocabulary), merges, BpeOptions{}, merges_source);
-  parts.pre_tokenizer = PreTokenizer(PreTokenizer::Kind::byte_level, settings.add_prefix_space.value_or(false));
+  parts.pre_tokenizer = PreTokenizer(PreTokenizer::Kind::byte_level, false);
+  parts.prefix_space_once = settings.add_prefix_space.value_or(false);
   // RobertaTokenizer's <mask> takes the space before it.
   parts.added_tokens = special_added_tokens(
       settings,
@@ -171,7 +182,7 @@ std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path
   parts.pair_template = PairTemplate::roberta(required_token_id(parts, settings.token("cls_token", "<s>"), vocabulary_source),
                                               required_token_id(parts, settings.token("sep_token", "</s>"), vocabulary_source));
   parts.pad_id = required_token_id(parts, settings.token("pad_token", "<pad>"), vocabulary_source);
-  if (settings.truncation_side == "left") parts.truncation_side = TruncationSide::left;
+  apply_slow_class_limits(settings, parts);
   return std::make_unique<PipelineTokenizer>(std::move(parts));
 }
 

@@ -1,20 +1,21 @@
-// Which tokenizer file of a model folder is read, in the reference's order of preference.
+// Which tokenizer file of a model folder is read, in AutoTokenizer's order of preference: the fast
+// tokenizer's tokenizer.json whenever the folder has one (DeBERTa-v2/v3 included), else the files
+// of the slow classes.
 #include "claimrag/error.hpp"
 #include "claimrag/tokenizer/tokenizer.hpp"
 #include "readers.hpp"
 
 namespace claimrag::tokenizer {
+namespace {
 
-std::unique_ptr<Tokenizer> load_tokenizer(const std::filesystem::path& folder, std::string_view model_type) {
+std::unique_ptr<Tokenizer> load_folder_tokenizer(const std::filesystem::path& folder, std::string_view model_type) {
   const FolderSettings settings = read_folder_settings(folder);
+  if (std::filesystem::exists(folder / "tokenizer.json"))
+    return read_tokenizer_json(folder / "tokenizer.json", settings, model_type);
   const bool has_vocab_txt = std::filesystem::exists(folder / "vocab.txt");
   const bool has_bpe = std::filesystem::exists(folder / "vocab.json") && std::filesystem::exists(folder / "merges.txt");
   const bool has_spm = std::filesystem::exists(folder / "spm.model");
   const bool deberta = model_type == "deberta-v2" || model_type == "deberta_v2";
-  // DeBERTa-v2/v3 folders often ship a converted tokenizer.json (a Unigram model) beside spm.model:
-  // the SentencePiece model is the original, read as DebertaV2Tokenizer reads it.
-  if (deberta && has_spm) return read_sentencepiece_model(folder / "spm.model", settings);
-  if (std::filesystem::exists(folder / "tokenizer.json")) return read_tokenizer_json(folder / "tokenizer.json", settings);
   // XLM-RoBERTa's slow tokenizer file (CamemBERT and mBART name theirs alike with other ids).
   const bool xlm_roberta = model_type == "xlm-roberta" || model_type == "xlm_roberta";
   if (xlm_roberta && std::filesystem::exists(folder / "sentencepiece.bpe.model"))
@@ -28,6 +29,15 @@ std::unique_ptr<Tokenizer> load_tokenizer(const std::filesystem::path& folder, s
   throw DataError(folder.string(),
                   "no tokenizer found (looked for tokenizer.json, vocab.txt, vocab.json with merges.txt, spm.model, and "
                   "sentencepiece.bpe.model for xlm-roberta)");
+}
+
+}  // namespace
+
+std::unique_ptr<Tokenizer> load_tokenizer(const std::filesystem::path& folder, std::string_view model_type) {
+  std::unique_ptr<Tokenizer> tokenizer = load_folder_tokenizer(folder, model_type);
+  // A sentence-transformers folder: its Transformer module prepares each text first.
+  if (std::filesystem::exists(folder / "modules.json")) return with_sentence_transformer_text(std::move(tokenizer), folder);
+  return tokenizer;
 }
 
 }  // namespace claimrag::tokenizer

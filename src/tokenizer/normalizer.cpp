@@ -8,18 +8,21 @@ namespace {
 // BertNormalizer counts tab, newline and carriage return as whitespace, never as control.
 bool is_bert_whitespace(char32_t c) { return c == U'\t' || c == U'\n' || c == U'\r' || unicode::is_white_space(c); }
 
-// The reference's "other" is Cc, Cf and Co (not Cn: unassigned code points are kept).
-bool is_bert_control(char32_t c) {
+// The tokenizers library asks its Unicode table's is_other, which covers Cc, Cf and Co (not Cn:
+// unassigned code points are kept); the slow BertTokenizer's _is_control takes every category
+// starting with C. Tab, newline and carriage return are never control.
+bool is_bert_control(char32_t c, bool every_other_category) {
   if (c == U'\t' || c == U'\n' || c == U'\r') return false;
   const char* category = unicode::general_category(c);
-  return category[0] == 'C' && (category[1] == 'c' || category[1] == 'f' || category[1] == 'o');
+  if (category[0] != 'C') return false;
+  return every_other_category || category[1] == 'c' || category[1] == 'f' || category[1] == 'o';
 }
 
-std::u32string clean_text(const std::u32string& text) {
+std::u32string clean_text(const std::u32string& text, bool every_other_category) {
   std::u32string out;
   out.reserve(text.size());
   for (char32_t c : text) {
-    if (c == 0 || c == 0xFFFD || is_bert_control(c)) continue;
+    if (c == 0 || c == 0xFFFD || is_bert_control(c, every_other_category)) continue;
     out.push_back(is_bert_whitespace(c) ? U' ' : c);
   }
   return out;
@@ -48,9 +51,11 @@ std::u32string strip_accents(const std::u32string& text) {
 }
 
 std::u32string apply_bert(std::u32string text, const BertNormalizerOptions& options) {
-  // The reference's order: clean, pad ideographs, strip accents (after NFD), then lowercase.
-  if (options.clean_text) text = clean_text(text);
+  // The reference's order: clean, pad ideographs, strip accents (after NFD), then lowercase. The
+  // slow class lowercases first, character by character, which gives the same text.
+  if (options.clean_text) text = clean_text(text, options.slow_class);
   if (options.handle_chinese_chars) text = pad_chinese_chars(text);
+  if (options.slow_class) text = unicode::nfc(text);
   if (options.strip_accents) text = strip_accents(text);
   if (options.lowercase) text = unicode::lowercase_each(text);
   return text;

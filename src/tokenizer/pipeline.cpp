@@ -35,7 +35,10 @@ PipelineTokenizer::PipelineTokenizer(PipelineParts parts) : parts_(std::move(par
 std::vector<std::int32_t> PipelineTokenizer::encode_text(std::string_view text, std::string_view what) const {
   std::vector<std::int32_t> ids;
   bool at_text_start = true;  // no added token and no text before this piece
-  for (const TextPiece& raw : raw_matcher_.split(unicode::decode_utf8(text, what))) {
+  std::u32string code_points = unicode::decode_utf8(text, what);
+  if (parts_.prefix_space_once && !code_points.empty() && !unicode::is_python_space(code_points.front()))
+    code_points.insert(code_points.begin(), U' ');
+  for (const TextPiece& raw : raw_matcher_.split(code_points)) {
     if (raw.id) {
       ids.push_back(*raw.id);
       at_text_start = false;
@@ -58,15 +61,16 @@ std::vector<std::int32_t> PipelineTokenizer::encode_text(std::string_view text, 
 Encoding PipelineTokenizer::encode(std::string_view text, std::optional<std::string_view> text_pair,
                                    std::size_t max_length) const {
   std::vector<std::int32_t> first = encode_text(text, "text");
-  // transformers' fast tokenizers encode an empty second text as no second text at all
-  // (`[(text, text_pair)] if text_pair else [text]`): one template, no second separator.
+  // An empty second text is an empty segment (`[CLS] A [SEP] [SEP]`), as the slow classes encode
+  // it and the fast ones do for a batch of pairs (a cross-encoder's call); only a fast
+  // tokenizer's single-pair call, `tokenizer(a, "")`, drops it.
   std::optional<std::vector<std::int32_t>> second;
-  if (text_pair && !text_pair->empty()) second = encode_text(*text_pair, "text pair");
+  if (text_pair) second = encode_text(*text_pair, "text pair");
   std::size_t truncated = 0;
   if (max_length != 0) {
     const std::size_t added = parts_.pair_template.added_tokens(second.has_value());
     check_room_for_special_tokens(max_length, added);
-    truncated = truncate_longest_first(first, second, max_length - added, parts_.truncation_side);
+    truncated = truncate_pair(parts_.pair_truncation, first, second, max_length - added, parts_.truncation_side);
   }
   Encoding encoding = parts_.pair_template.apply(first, second);
   encoding.truncated_tokens = truncated;

@@ -11,8 +11,9 @@
 namespace claimrag::tokenizer {
 
 /// tokenizer.json (WordPiece or BPE model, the normalisers, pre-tokenisers and post-processors
-/// encoder checkpoints use).
-std::unique_ptr<Tokenizer> read_tokenizer_json(const std::filesystem::path& file, const FolderSettings& settings);
+/// encoder checkpoints use), with the settings the fast class for `model_type` applies over it.
+std::unique_ptr<Tokenizer> read_tokenizer_json(const std::filesystem::path& file, const FolderSettings& settings,
+                                               std::string_view model_type);
 /// vocab.txt, as the reference converts BertTokenizer's files.
 std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path& file, const FolderSettings& settings);
 /// vocab.json + merges.txt, as the reference converts RobertaTokenizer's files.
@@ -23,5 +24,10 @@ std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path
 std::unique_ptr<Tokenizer> read_xlm_roberta_sentencepiece(const std::filesystem::path& file, const FolderSettings& settings);
 /// spm.model, as DebertaV2Tokenizer reads it.
 std::unique_ptr<Tokenizer> read_sentencepiece_model(const std::filesystem::path& file, const FolderSettings& settings);
+
+/// `tokenizer` behind a sentence-transformers folder's text settings (sentence_bert_config.json's
+/// do_lower_case and max_seq_length, and the Transformer module's strip of each text).
+std::unique_ptr<Tokenizer> with_sentence_transformer_text(std::unique_ptr<Tokenizer> tokenizer,
+                                                          const std::filesystem::path& folder);
 
 }  // namespace claimrag::tokenizer

@@ -6,8 +6,12 @@
 
 namespace claimrag::tokenizer {
 
-SentencePieceClassTokenizer::SentencePieceClassTokenizer(const std::filesystem::path& file, std::string kind)
-    : source_(file.filename().string()), kind_(std::move(kind)) {
+SentencePieceClassTokenizer::SentencePieceClassTokenizer(const std::filesystem::path& file, std::string kind,
+                                                         const FolderSettings& settings)
+    : source_(file.filename().string()),
+      kind_(std::move(kind)),
+      model_max_length_(settings.model_max_length),
+      truncation_side_(settings.truncation_side == "left" ? TruncationSide::left : TruncationSide::right) {
   const auto status = processor_.Load(file.string());
   if (!status.ok()) throw DataError(file.string(), "not a SentencePiece model (" + status.ToString() + ")");
 }
@@ -40,7 +44,7 @@ Encoding SentencePieceClassTokenizer::encode(std::string_view text, std::optiona
   if (max_length != 0) {
     const std::size_t added = template_.added_tokens(second.has_value());
     check_room_for_special_tokens(max_length, added);
-    truncated = truncate_one_at_a_time(first, second, max_length - added, TruncationSide::right);
+    truncated = truncate_one_at_a_time(first, second, max_length - added, truncation_side_);
   }
   Encoding encoding = template_.apply(first, second);
   encoding.truncated_tokens = truncated;

@@ -17,6 +17,7 @@
 #include "claimrag/tokenizer/added_tokens.hpp"
 #include "claimrag/tokenizer/template.hpp"
 #include "claimrag/tokenizer/tokenizer.hpp"
+#include "folder_settings.hpp"
 
 namespace claimrag::tokenizer {
 
@@ -24,14 +25,15 @@ class SentencePieceClassTokenizer : public Tokenizer {
  public:
   [[nodiscard]] Encoding encode(std::string_view text, std::optional<std::string_view> text_pair,
                                 std::size_t max_length) const override;
+  [[nodiscard]] std::optional<std::size_t> model_max_length() const override { return model_max_length_; }
   [[nodiscard]] std::int32_t pad_id() const override { return pad_id_; }
   [[nodiscard]] std::size_t vocabulary_size() const override { return vocabulary_size_; }
   [[nodiscard]] std::string description() const override;
 
  protected:
   /// Loads `file` (DataError naming it when it is not a SentencePiece model); `kind` says what it
-  /// is read as in description() ("SentencePiece").
-  SentencePieceClassTokenizer(const std::filesystem::path& file, std::string kind);
+  /// is read as in description() ("SentencePiece"); `settings` gives the length and truncation side.
+  SentencePieceClassTokenizer(const std::filesystem::path& file, std::string kind, const FolderSettings& settings);
   /// The special tokens matched in the raw text (`source` names the file in errors).
   void set_special_tokens(std::vector<AddedToken> tokens, const std::string& source);
   /// The ids of one piece of text between special tokens (never empty).
@@ -47,6 +49,9 @@ class SentencePieceClassTokenizer : public Tokenizer {
 
   std::string source_;
   std::string kind_;
+  // tokenizer_config.json's model_max_length and truncation_side, as the Python classes take them.
+  std::optional<std::size_t> model_max_length_;
+  TruncationSide truncation_side_;
   AddedTokenMatcher specials_;
 };
 

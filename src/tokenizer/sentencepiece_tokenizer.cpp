@@ -18,7 +18,7 @@ namespace {
 class SentencePieceTokenizer final : public SentencePieceClassTokenizer {
  public:
   SentencePieceTokenizer(const std::filesystem::path& file, const FolderSettings& settings)
-      : SentencePieceClassTokenizer(file, "SentencePiece"),
+      : SentencePieceClassTokenizer(file, "SentencePiece", settings),
         lowercase_(settings.do_lower_case.value_or(false)),
         split_by_punct_(settings.split_by_punct.value_or(false)) {
     vocabulary_size_ = static_cast<std::size_t>(processor_.GetPieceSize());

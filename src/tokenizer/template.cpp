@@ -117,4 +117,10 @@ std::size_t truncate_one_at_a_time(std::vector<std::int32_t>& first, std::option
   return total - n1 - n2;
 }
 
+std::size_t truncate_pair(PairTruncation rule, std::vector<std::int32_t>& first,
+                          std::optional<std::vector<std::int32_t>>& second, std::size_t budget, TruncationSide side) {
+  return rule == PairTruncation::fast ? truncate_longest_first(first, second, budget, side)
+                                      : truncate_one_at_a_time(first, second, budget, side);
+}
+
 }  // namespace claimrag::tokenizer

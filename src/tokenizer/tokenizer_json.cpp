@@ -5,6 +5,7 @@
 #include "claimrag/tokenizer/bpe.hpp"
 #include "claimrag/tokenizer/pipeline.hpp"
 #include "claimrag/tokenizer/wordpiece.hpp"
+#include "fast_class_settings.hpp"
 #include "json_fields.hpp"
 #include "readers.hpp"
 #include "sentencepiece_json.hpp"
@@ -230,7 +231,8 @@ std::optional<std::int32_t> id_of(const PipelineParts& parts, const std::string&
 
 }  // namespace
 
-std::unique_ptr<Tokenizer> read_tokenizer_json(const std::filesystem::path& file, const FolderSettings& settings) {
+std::unique_ptr<Tokenizer> read_tokenizer_json(const std::filesystem::path& file, const FolderSettings& settings,
+                                               std::string_view model_type) {
   const std::string source = file.string();
   const nlohmann::json root = read_json_object(file);
   PipelineParts parts;
@@ -243,11 +245,8 @@ std::unique_ptr<Tokenizer> read_tokenizer_json(const std::filesystem::path& file
   parts.added_tokens = read_added_tokens(root, source);
   parts.pair_template = read_post_processor(root.value("post_processor", nlohmann::json()), source);
 
-  const nlohmann::json truncation = root.value("truncation", nlohmann::json());
-  if (truncation.is_object() && optional_string(truncation, "direction", source).value_or("Right") == "Left")
-    parts.truncation_side = TruncationSide::left;
-  if (settings.truncation_side)
-    parts.truncation_side = *settings.truncation_side == "left" ? TruncationSide::left : TruncationSide::right;
+  // tokenizer.json's own "truncation" is not read: transformers replaces it on every call.
+  apply_fast_class_settings(root, settings, model_type, parts, source);
 
   const nlohmann::json padding = root.value("padding", nlohmann::json());
   if (padding.is_object() && padding.contains("pad_id")) {

@@ -143,6 +143,13 @@ bool is_number(char32_t c) { return general_category(c)[0] == 'N'; }
 bool is_nonspacing_mark(char32_t c) { return u_charType(static_cast<UChar32>(c)) == U_NON_SPACING_MARK; }
 bool is_white_space(char32_t c) { return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE) != 0; }
 
+bool is_python_space(char32_t c) {
+  const auto code = static_cast<UChar32>(c);
+  const UCharDirection direction = u_charDirection(code);
+  return direction == U_WHITE_SPACE_NEUTRAL || direction == U_BLOCK_SEPARATOR || direction == U_SEGMENT_SEPARATOR ||
+         u_charType(code) == U_SPACE_SEPARATOR;
+}
+
 bool is_word_character(char32_t c) {
   const auto code = static_cast<UChar32>(c);
   const char category = general_category(c)[0];

@@ -26,7 +26,7 @@ constexpr std::int32_t kFairseqOffset = 1;
 class XlmRobertaSentencePiece final : public SentencePieceClassTokenizer {
  public:
   XlmRobertaSentencePiece(const std::filesystem::path& file, const FolderSettings& settings)
-      : SentencePieceClassTokenizer(file, "SentencePiece with fairseq ids") {
+      : SentencePieceClassTokenizer(file, "SentencePiece with fairseq ids", settings) {
     mask_id_ = processor_.GetPieceSize() + kFairseqOffset;
     vocabulary_size_ = static_cast<std::size_t>(mask_id_) + 1;
     std::vector<AddedToken> specials;

@@ -163,8 +163,11 @@ TEST_F(TokenizerFolder, VocabTxtEncodesAndRefusesInvalidText) {
   const Encoding encoding = tokenizer->encode("Hellos, X", std::string_view("hello"), 0);
   EXPECT_EQ(encoding.input_ids, (std::vector<std::int32_t>{2, 5, 6, 7, 1, 3, 5, 3}));
   EXPECT_EQ(encoding.token_type_ids, (std::vector<std::int32_t>{0, 0, 0, 0, 0, 0, 1, 1}));
-  // An empty second text is no second text (transformers' fast tokenizers): one separator.
-  EXPECT_EQ(tokenizer->encode("hello", std::string_view(""), 0).input_ids, (std::vector<std::int32_t>{2, 5, 3}));
+  // An empty second text is an empty segment: [CLS] hello [SEP] [SEP], the last in segment 1.
+  const Encoding empty_pair = tokenizer->encode("hello", std::string_view(""), 0);
+  EXPECT_EQ(empty_pair.input_ids, (std::vector<std::int32_t>{2, 5, 3, 3}));
+  EXPECT_EQ(empty_pair.token_type_ids, (std::vector<std::int32_t>{0, 0, 0, 1}));
+  EXPECT_EQ(tokenizer->encode("", std::string_view(""), 0).input_ids, (std::vector<std::int32_t>{2, 3, 3}));
   // Truncated to 4 positions: [CLS] hello ##s [SEP], the two cut tokens counted.
   const Encoding cut = tokenizer->encode("Hellos, X", std::nullopt, 4);
   EXPECT_EQ(cut.input_ids, (std::vector<std::int32_t>{2, 5, 6, 3}));
@@ -175,13 +178,78 @@ TEST_F(TokenizerFolder, VocabTxtEncodesAndRefusesInvalidText) {
             "text pair: invalid UTF-8 at byte 4");
 }
 
-TEST_F(TokenizerFolder, DebertaReadsSpmModelBeforeAConvertedTokenizerJson) {
-  const fs::path fixture = fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/tokenizers/deberta-v3-spm";
-  fs::copy_file(fixture / "spm.model", folder_ / "spm.model");
-  write("tokenizer.json", R"({"model": {"type": "Unigram", "vocab": []}})");
+TEST_F(TokenizerFolder, DebertaReadsTokenizerJsonBeforeSpmModel) {
+  // AutoTokenizer prefers the fast tokenizer whenever the folder has tokenizer.json.
+  const fs::path fixture = fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/tokenizers";
+  fs::copy_file(fixture / "deberta-v3-spm/spm.model", folder_ / "spm.model");
   EXPECT_EQ(load_tokenizer(folder_, "deberta-v2")->description().rfind("spm.model: SentencePiece", 0), 0u);
-  // Any other model type reads tokenizer.json (here a Unigram model with no pieces, refused).
-  EXPECT_NE(error_of([&] { (void)load_tokenizer(folder_, "bert"); }).find("the Unigram vocabulary is empty"), std::string::npos);
+  fs::copy_file(fixture / "bert-tokenizer-json/tokenizer.json", folder_ / "tokenizer.json");
+  EXPECT_EQ(load_tokenizer(folder_, "deberta-v2")->description().rfind("tokenizer.json: WordPiece", 0), 0u);
+}
+
+TEST_F(TokenizerFolder, ModelMaxLengthIsReadAndBadValuesAreRefused) {
+  write("vocab.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhello\n");
+  EXPECT_EQ(load_tokenizer(folder_, "bert")->model_max_length(), std::nullopt);
+  write("tokenizer_config.json", R"({"model_max_length": 128})");
+  EXPECT_EQ(load_tokenizer(folder_, "bert")->model_max_length(), std::optional<std::size_t>(128));
+  // The reference's "no limit" (int(1e30)) is no limit.
+  write("tokenizer_config.json", R"({"model_max_length": 1000000000000000019884624838656})");
+  EXPECT_EQ(load_tokenizer(folder_, "bert")->model_max_length(), std::nullopt);
+  for (const char* bad : {"0", "-5", "12.5", "\"512\""}) {
+    write("tokenizer_config.json", std::string(R"({"model_max_length": )") + bad + "}");
+    const std::string message = error_of([&] { (void)load_tokenizer(folder_, "bert"); });
+    EXPECT_NE(message.find("tokenizer_config.json: \"model_max_length\" should be a positive whole number"), std::string::npos)
+        << message;
+  }
+}
+
+TEST_F(TokenizerFolder, SentenceTransformerSettingsApplyAndBadValuesAreRefused) {
+  write("vocab.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhello\n[\n]\nsep\n");
+  write("tokenizer_config.json", R"({"do_lower_case": false, "model_max_length": 64})");
+  write("modules.json", "[]");
+  // Without sentence_bert_config.json: the texts are stripped, not lowercased, and the length is
+  // the tokenizer's.
+  auto tokenizer = load_tokenizer(folder_, "bert");
+  EXPECT_EQ(tokenizer->model_max_length(), std::optional<std::size_t>(64));
+  EXPECT_EQ(tokenizer->encode(" \t hello [SEP]\u3000\n", std::nullopt, 0).input_ids,
+            (std::vector<std::int32_t>{2, 5, 3, 3}));
+  // do_lower_case lowercases the whole text first: a written [SEP] becomes the words [ sep ].
+  write("sentence_bert_config.json", R"({"max_seq_length": 16, "do_lower_case": true})");
+  tokenizer = load_tokenizer(folder_, "bert");
+  EXPECT_EQ(tokenizer->model_max_length(), std::optional<std::size_t>(16));
+  EXPECT_EQ(tokenizer->encode("HELLO [SEP]", std::nullopt, 0).input_ids, (std::vector<std::int32_t>{2, 5, 6, 8, 7, 3}));
+  EXPECT_EQ(length_to_encode(*tokenizer, 0, 512), 16u);
+  EXPECT_EQ(length_to_encode(*tokenizer, 0, 8), 8u);
+  EXPECT_EQ(length_to_encode(*tokenizer, 100, 512), 100u);
+  for (const char* bad : {R"({"max_seq_length": 0})", R"({"max_seq_length": 2.5})", R"({"do_lower_case": "yes"})"}) {
+    write("sentence_bert_config.json", bad);
+    const std::string message = error_of([&] { (void)load_tokenizer(folder_, "bert"); });
+    EXPECT_NE(message.find("sentence_bert_config.json: \""), std::string::npos) << bad << ": " << message;
+  }
+}
+
+TEST(TokenizerUnicode, PythonLowercaseOfAWholeTextAndPythonWhitespace) {
+  // Python's str.lower: a capital sigma ending a word becomes ς, inside a word σ; İ becomes i + U+0307.
+  EXPECT_EQ(unicode::lowercase_text(U"ΟΔΟΣ ΣΑΣ. İ"), U"οδος σας. i\u0307");
+  // str.isspace: bidirectional class WS, B, S or category Zs; not U+200B (Cf) nor U+FEFF.
+  for (char32_t c : {U' ', U'\t', U'\n', U'\x0b', U'\x1c', U'\x1f', U'\x85', U'\xa0', U'\u2028', U'\u3000'})
+    EXPECT_TRUE(unicode::is_python_space(c)) << static_cast<std::uint32_t>(c);
+  for (char32_t c : {U'a', U'\u200b', U'\ufeff', U'\u180e'}) EXPECT_FALSE(unicode::is_python_space(c)) << static_cast<std::uint32_t>(c);
+}
+
+TEST(TokenizerNormalizer, SlowAndFastBertCleaningOfOtherCategories) {
+  NormalizerStep fast;
+  fast.bert.lowercase = false;
+  fast.bert.strip_accents = false;
+  NormalizerStep slow = fast;
+  slow.bert.slow_class = true;
+  // U+FFFE and U+0378 are Cn, U+E000 Co, U+200B Cf, U+0085 Cc; tab stays whitespace.
+  const std::u32string text = U"a\ufffeb\u0378c\ue000d\u200be\u0085f\tg";
+  EXPECT_EQ(Normalizer({fast}).apply(text), U"a\ufffeb\u0378cdef g");
+  EXPECT_EQ(Normalizer({slow}).apply(text), U"abcdef g");
+  // The slow class puts the text in NFC.
+  EXPECT_EQ(Normalizer({slow}).apply(U"e\u0301"), U"\u00e9");
+  EXPECT_EQ(Normalizer({fast}).apply(U"e\u0301"), U"e\u0301");
 }
 
 TEST_F(TokenizerFolder, VocabTxtLinesEndAsPythonReadsThem) {

@@ -13,6 +13,11 @@ namespace claimrag::tokenizer {
 /// BertNormalizer's switches. strip_accents follows lowercase when tokenizer.json leaves it null.
 struct BertNormalizerOptions {
   bool clean_text = true;
+  /// The slow BertTokenizer's rules rather than the tokenizers library's: clean_text drops every
+  /// C* character (Cn included: U+FFFE, unassigned code points), not only Cc, Cf and Co; and the
+  /// text is put in NFC after the ideographs are padded. Tab, newline and carriage return are
+  /// whitespace under both.
+  bool slow_class = false;
   bool handle_chinese_chars = true;
   bool strip_accents = true;
   bool lowercase = true;

@@ -23,6 +23,13 @@ struct PipelineParts {
   std::vector<AddedToken> added_tokens;
   PairTemplate pair_template;
   TruncationSide truncation_side = TruncationSide::right;
+  /// The fast tokenizers' arithmetic, or the slow classes' one token at a time.
+  PairTruncation pair_truncation = PairTruncation::fast;
+  std::optional<std::size_t> model_max_length;
+  /// The slow RobertaTokenizer's add_prefix_space: one space before the whole text (unless it
+  /// starts with whitespace), where the fast ByteLevel pre-tokeniser adds one to each piece
+  /// between added tokens.
+  bool prefix_space_once = false;
   std::int32_t pad_id = 0;
   std::string source;  ///< the file(s) read, for description()
 };
@@ -32,6 +39,7 @@ class PipelineTokenizer final : public Tokenizer {
   explicit PipelineTokenizer(PipelineParts parts);
   [[nodiscard]] Encoding encode(std::string_view text, std::optional<std::string_view> text_pair,
                                 std::size_t max_length) const override;
+  [[nodiscard]] std::optional<std::size_t> model_max_length() const override { return parts_.model_max_length; }
   [[nodiscard]] std::int32_t pad_id() const override { return parts_.pad_id; }
   [[nodiscard]] std::size_t vocabulary_size() const override;
   [[nodiscard]] std::string description() const override;

@@ -41,6 +41,15 @@ struct PairTemplate {
 /// Which end of a text truncation removes tokens from.
 enum class TruncationSide { right, left };
 
+/// How a pair too long for its budget is cut: `fast` is the tokenizers library's longest_first
+/// (truncate_longest_first), `slow` the Python tokenizer classes' (truncate_one_at_a_time). With
+/// 300 + 400 tokens into 509 they give (254, 255) and (255, 254).
+enum class PairTruncation { fast, slow };
+
+/// The one `rule` names.
+std::size_t truncate_pair(PairTruncation rule, std::vector<std::int32_t>& first,
+                          std::optional<std::vector<std::int32_t>>& second, std::size_t budget, TruncationSide side);
+
 /// The tokenizers library's longest_first truncation of a text (pair) to `budget` tokens in all:
 /// lengths n1 <= n2 become (n1, max(n1, budget - n1)), and when that is still too long,
 /// (budget / 2, budget / 2 + budget % 2), the longer text keeping the larger half (the pair when

@@ -32,6 +32,9 @@ bool is_number(char32_t c);
 bool is_nonspacing_mark(char32_t c);
 /// The White_Space property (Rust's char::is_whitespace, regex's \s).
 bool is_white_space(char32_t c);
+/// Python's str.isspace (what str.strip and str.split remove): bidirectional class WS, B or S, or
+/// general category Zs.
+bool is_python_space(char32_t c);
 /// A character of regex's \w: Alphabetic, a mark, Nd, Pc or Join_Control.
 bool is_word_character(char32_t c);
 
