@@ -52,6 +52,7 @@ void add_interrogate_command(CLI::App& root) {
                       "The built-in responder's verifier model (default: the built-in free-text verifier)");
   add_verifier_option(*command, *verifier);
   add_config_option(*command, *config);
+  add_threads_option(*command);
   command->add_option("--endpoint", options->http.endpoint,
                       "http responder: base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1");
   command->add_option("--llm-model", options->http.model, "http responder: the model name sent to the endpoint");

@@ -37,6 +37,7 @@ void add_verify_command(CLI::App& root) {
   command->add_option("--save-model", options->save_model, "Where to save the trained verifier");
   add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
+  add_threads_option(*command);
   command->callback([options] {
     auto request = options->request;
     request.data = options->data;

@@ -118,19 +118,34 @@ nlohmann::json checked_header(const std::string& bytes, const std::string& file,
   if (header_length > bytes.size() - kHeaderLengthBytes) {
     throw DataError(file, "header length " + std::to_string(header_length) + " exceeds the file size");
   }
-  nlohmann::json header;
-  try {
-    header = nlohmann::json::parse(bytes.begin() + kHeaderLengthBytes,
-                                   bytes.begin() + static_cast<std::ptrdiff_t>(kHeaderLengthBytes + header_length));
-  } catch (const nlohmann::json::parse_error& error) {
-    throw DataError(file, std::string("malformed safetensors header: ") + error.what());
-  }
-  if (!header.is_object()) throw DataError(file, "safetensors header is not a JSON object");
+  nlohmann::json header =
+      parse_safetensors_header(std::string_view(bytes).substr(kHeaderLengthBytes, header_length), file);
   io::verify_safetensors_checksum(bytes, file);
   return header;
 }
 
 }  // namespace
+
+nlohmann::json parse_safetensors_header(std::string_view text, const std::string& file) {
+  // The keys seen in each object being parsed, innermost last.
+  std::vector<std::set<std::string>> open_objects;
+  const auto refuse_repeats = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (event == nlohmann::json::parse_event_t::object_start) open_objects.emplace_back();
+    if (event == nlohmann::json::parse_event_t::object_end) open_objects.pop_back();
+    if (event == nlohmann::json::parse_event_t::key && !open_objects.back().insert(parsed.get<std::string>()).second) {
+      throw DataError(file, "safetensors header gives key '" + parsed.get<std::string>() + "' twice");
+    }
+    return true;
+  };
+  nlohmann::json header;
+  try {
+    header = nlohmann::json::parse(text.begin(), text.end(), refuse_repeats);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw DataError(file, std::string("malformed safetensors header: ") + error.what());
+  }
+  if (!header.is_object()) throw DataError(file, "safetensors header is not a JSON object");
+  return header;
+}
 
 SafetensorsMetadata read_safetensors_metadata(const std::filesystem::path& path) {
   const std::string file = path.string();

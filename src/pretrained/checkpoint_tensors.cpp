@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -11,6 +12,9 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/finite_values.hpp"
+#include "claimrag/nn/safetensors.hpp"
+#include "claimrag/pretrained/stored_zip.hpp"
+#include "claimrag/pretrained/torch_pickle.hpp"
 
 namespace claimrag::pretrained {
 namespace {
@@ -21,10 +25,20 @@ using nlohmann::json;
 
 constexpr std::uint64_t kHeaderLengthBytes = 8;
 
+// Every dtype safetensors defines, so that a file's layout is checked whatever it holds; only
+// F32, F16 and BF16 can be taken as weights.
 std::uint64_t element_bytes(const std::string& dtype) {
-  if (dtype == "F32") return 4;
-  if (dtype == "F16" || dtype == "BF16") return 2;
-  return 0;
+  if (dtype == "F8_E4M3" || dtype == "F8_E5M2" || dtype == "U8") return 1;
+  if (dtype == "U16" || dtype == "U32" || dtype == "U64") return torch_element_bytes("I" + dtype.substr(1));
+  return torch_element_bytes(dtype);
+}
+
+bool is_float_weight(const std::string& dtype) { return dtype == "F32" || dtype == "F16" || dtype == "BF16"; }
+
+std::vector<std::int64_t> row_major_strides(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> strides(shape.size(), 1);
+  for (std::size_t i = shape.size(); i-- > 1;) strides[i - 1] = strides[i] * shape[i];
+  return strides;
 }
 
 float half_to_float(std::uint16_t half) {
@@ -56,9 +70,7 @@ TensorLocation parse_location(const std::string& file, const std::string& name, 
   if (!entry.is_object() || !entry.contains("dtype") || !entry["dtype"].is_string()) throw fail("no dtype");
   TensorLocation location;
   location.dtype = entry["dtype"].get<std::string>();
-  if (element_bytes(location.dtype) == 0) {
-    throw fail("unsupported dtype " + location.dtype + " (supported: F32, F16, BF16)");
-  }
+  if (element_bytes(location.dtype) == 0) throw fail("unknown dtype " + location.dtype);
   const auto& shape = entry.value("shape", json());
   if (!shape.is_array()) throw fail("no shape");
   std::uint64_t count = 1;
@@ -79,6 +91,7 @@ TensorLocation parse_location(const std::string& file, const std::string& name, 
     throw fail("data_offsets " + offsets.dump() + " do not match shape " + shape.dump() + " and dtype " +
                location.dtype + " inside " + std::to_string(data_size) + " data bytes");
   }
+  location.strides = row_major_strides(location.shape);
   location.begin = data_start + begin;
   location.end = data_start + end;
   return location;
@@ -100,19 +113,53 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return text + "]";
 }
 
+// The greatest element index a view reaches (its storage must hold it), or -1 for an empty view.
+std::int64_t last_element(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
+                          std::int64_t offset) {
+  std::int64_t last = offset;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return -1;
+    if (strides[i] != 0 && (shape[i] - 1) > (INT64_MAX - last) / strides[i]) return INT64_MAX;
+    last += (shape[i] - 1) * strides[i];
+  }
+  return last;
+}
+
+// The member of a PyTorch archive that holds `relative` (data.pkl, data/0, ...): every member sits
+// in one top-level folder, named after the file when it was saved.
+std::string archive_member(const std::map<std::string, ZipEntry>& entries, const std::string& relative,
+                           const std::string& file) {
+  std::string found;
+  for (const auto& [name, entry] : entries) {
+    const auto slash = name.find('/');
+    if (slash == std::string::npos || name.compare(slash + 1, std::string::npos, relative) != 0) continue;
+    if (!found.empty()) throw DataError(file, "two members named '" + relative + "' in different folders");
+    found = name;
+  }
+  if (found.empty()) throw DataError(file, "no member '" + relative + "': not a PyTorch archive");
+  return found;
+}
+
 }  // namespace
 
 CheckpointTensors::CheckpointTensors(const std::filesystem::path& folder) {
-  const auto single = folder / "model.safetensors";
-  const auto index = folder / "model.safetensors.index.json";
-  if (std::filesystem::exists(single)) {
-    open_file(single, nullptr);
-    return;
+  // The reference library's order: safetensors first, then PyTorch's files.
+  if (std::filesystem::exists(folder / "model.safetensors")) {
+    open_file(folder / "model.safetensors", nullptr);
+  } else if (std::filesystem::exists(folder / "model.safetensors.index.json")) {
+    open_shards(folder / "model.safetensors.index.json", &CheckpointTensors::open_file);
+  } else if (std::filesystem::exists(folder / "pytorch_model.bin")) {
+    open_torch_file(folder / "pytorch_model.bin", nullptr);
+  } else if (std::filesystem::exists(folder / "pytorch_model.bin.index.json")) {
+    open_shards(folder / "pytorch_model.bin.index.json", &CheckpointTensors::open_torch_file);
+  } else {
+    throw DataError(folder.string(), "no model.safetensors, model.safetensors.index.json, pytorch_model.bin or "
+                                     "pytorch_model.bin.index.json in the checkpoint folder");
   }
-  if (!std::filesystem::exists(index)) {
-    throw DataError(folder.string(), "no model.safetensors or model.safetensors.index.json in the checkpoint folder"
-                                     " (pytorch_model.bin is not read: convert it to safetensors)");
-  }
+}
+
+void CheckpointTensors::open_shards(const std::filesystem::path& index,
+                                    void (CheckpointTensors::*open)(const std::filesystem::path&, const std::set<std::string>*)) {
   const std::string index_file = index.string();
   json object;
   try {
@@ -132,11 +179,21 @@ CheckpointTensors::CheckpointTensors(const std::filesystem::path& folder) {
     }
     names_by_shard[shard_name].insert(name);
   }
+  const auto folder = index.parent_path();
   for (const auto& [shard, names] : names_by_shard) {
     const auto path = folder / shard;
     if (!std::filesystem::exists(path)) throw DataError(index_file, "lists shard '" + shard + "', which is not in the folder");
-    open_file(path, &names);
+    (this->*open)(path, &names);
   }
+}
+
+void CheckpointTensors::add_tensor(const std::string& file, const std::string& name, TensorLocation location,
+                                   const std::set<std::string>* expected) {
+  if (expected != nullptr && expected->count(name) == 0) {
+    throw DataError(file, "tensor '" + name + "' is not listed for this shard in the index");
+  }
+  location.file_index = mappings_.size();
+  if (!tensors_.emplace(name, std::move(location)).second) throw DataError(file, "tensor '" + name + "' is stored twice");
 }
 
 void CheckpointTensors::open_file(const std::filesystem::path& path, const std::set<std::string>* expected) {
@@ -149,27 +206,77 @@ void CheckpointTensors::open_file(const std::filesystem::path& path, const std::
   if (header_length > bytes.size() - kHeaderLengthBytes) {
     throw DataError(file, "header length " + std::to_string(header_length) + " exceeds the file size");
   }
-  json header;
-  try {
-    const auto* text = reinterpret_cast<const char*>(bytes.data()) + kHeaderLengthBytes;
-    header = json::parse(text, text + header_length);
-  } catch (const json::parse_error& error) {
-    throw DataError(file, std::string("malformed safetensors header: ") + error.what());
-  }
-  if (!header.is_object()) throw DataError(file, "safetensors header is not a JSON object");
+  const json header = nn::parse_safetensors_header(
+      std::string_view(reinterpret_cast<const char*>(bytes.data()) + kHeaderLengthBytes, header_length), file);
   const std::uint64_t data_start = kHeaderLengthBytes + header_length;
   const std::uint64_t data_size = bytes.size() - data_start;
-  const std::size_t file_index = mappings_.size();
+  // As the reference reader requires: the tensors' data, in offset order, follow one another
+  // without a gap or an overlap and cover the data exactly.
+  std::vector<std::pair<TensorLocation, std::string>> by_offset;
   for (const auto& [name, entry] : header.items()) {
     if (name == "__metadata__") continue;
-    if (expected != nullptr && expected->count(name) == 0) {
-      throw DataError(file, "tensor '" + name + "' is not listed for this shard in model.safetensors.index.json");
+    by_offset.emplace_back(parse_location(file, name, entry, data_start, data_size), name);
+  }
+  std::sort(by_offset.begin(), by_offset.end(), [](const auto& a, const auto& b) {
+    return a.first.begin != b.first.begin ? a.first.begin < b.first.begin : a.first.end < b.first.end;
+  });
+  std::uint64_t covered = data_start;
+  for (const auto& [location, name] : by_offset) {
+    if (location.begin != covered) {
+      throw DataError(file, "tensor '" + name + "' " + (location.begin < covered ? "overlaps the data of another tensor" :
+                                                        "leaves data bytes before it that no tensor holds"));
     }
-    auto location = parse_location(file, name, entry, data_start, data_size);
-    location.file_index = file_index;
-    if (!tensors_.emplace(name, std::move(location)).second) {
-      throw DataError(file, "tensor '" + name + "' is stored twice");
+    covered = location.end;
+  }
+  if (covered != bytes.size()) {
+    throw DataError(file, "the tensors cover " + std::to_string(covered - data_start) + " of the " +
+                              std::to_string(data_size) + " data bytes");
+  }
+  for (auto& [location, name] : by_offset) add_tensor(file, name, std::move(location), expected);
+  if (expected != nullptr) {
+    for (const auto& name : *expected) {
+      if (tensors_.count(name) == 0) throw DataError(file, "lacks tensor '" + name + "' that the index places there");
     }
+  }
+  mappings_.push_back(std::move(mapping));
+  file_names_.push_back(file);
+}
+
+void CheckpointTensors::open_torch_file(const std::filesystem::path& path, const std::set<std::string>* expected) {
+  const std::string file = path.string();
+  io::MappedFile mapping(path);
+  const auto bytes = mapping.bytes();
+  const auto entries = stored_zip_entries(bytes, file);
+  const auto text = [&](const ZipEntry& entry) {
+    return std::string_view(reinterpret_cast<const char*>(bytes.data()) + entry.begin, entry.size);
+  };
+  const auto byteorder = std::find_if(entries.begin(), entries.end(), [](const auto& entry) {
+    return entry.first.size() >= 10 && entry.first.compare(entry.first.size() - 10, 10, "/byteorder") == 0;
+  });
+  if (byteorder != entries.end() && text(byteorder->second) != "little") {
+    throw DataError(file, "stores its tensors big-endian; only little-endian archives are read");
+  }
+  const TorchStateDict state = read_torch_pickle(text(entries.at(archive_member(entries, "data.pkl", file))), file);
+  for (const auto& tensor : state.tensors) {
+    const auto& storage = state.storages.at(tensor.storage);
+    const auto& member = entries.at(archive_member(entries, "data/" + tensor.storage, file));
+    const std::uint64_t size = torch_element_bytes(storage.dtype);
+    if (member.size % size != 0 || member.size / size != static_cast<std::uint64_t>(storage.elements)) {
+      throw DataError(file, "tensor '" + tensor.name + "': storage '" + tensor.storage + "' holds " +
+                                std::to_string(member.size) + " bytes, not " + std::to_string(storage.elements) +
+                                " elements of " + storage.dtype);
+    }
+    if (last_element(tensor.shape, tensor.strides, tensor.storage_offset) >= storage.elements) {
+      throw DataError(file, "tensor '" + tensor.name + "' " + shape_text(tensor.shape) + " reaches past the " +
+                                std::to_string(storage.elements) + " elements of its storage");
+    }
+    TensorLocation location;
+    location.dtype = storage.dtype;
+    location.shape = tensor.shape;
+    location.strides = tensor.strides;
+    location.begin = member.begin + static_cast<std::uint64_t>(tensor.storage_offset) * size;
+    location.end = member.begin + member.size;
+    add_tensor(file, tensor.name, std::move(location), expected);
   }
   if (expected != nullptr) {
     for (const auto& name : *expected) {
@@ -182,6 +289,11 @@ void CheckpointTensors::open_file(const std::filesystem::path& path, const std::
 
 bool CheckpointTensors::contains(const std::string& stored_name) const { return tensors_.count(stored_name) != 0; }
 
+bool CheckpointTensors::any_name_starts_with(const std::string& prefix) const {
+  const auto first = tensors_.lower_bound(prefix);
+  return first != tensors_.end() && first->first.compare(0, prefix.size(), prefix) == 0;
+}
+
 nn::Matrix<float> CheckpointTensors::take(const std::string& stored_name, std::int64_t rows, std::int64_t cols) {
   return take_shaped(stored_name, {rows, cols});
 }
@@ -191,32 +303,51 @@ nn::Matrix<float> CheckpointTensors::take_vector(const std::string& stored_name,
 }
 
 nn::Matrix<float> CheckpointTensors::take_shaped(const std::string& stored_name, const std::vector<std::int64_t>& shape) {
-  const std::string where = file_names_.size() == 1 ? file_names_.front() : file_names_.front() + " (and other shards)";
+  const std::int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  const std::int64_t cols = shape.back();
   const auto found = tensors_.find(stored_name);
-  if (found == tensors_.end()) throw DataError(where, "no tensor named '" + stored_name + "'");
+  if (found == tensors_.end()) {
+    missing_.push_back(stored_name);
+    return nn::Matrix<float>::Zero(rows, cols);
+  }
   const auto& location = found->second;
   const std::string& file = file_names_[location.file_index];
+  if (!is_float_weight(location.dtype)) {
+    throw DataError(file, "tensor '" + stored_name + "': unsupported dtype " + location.dtype + " (supported: F32, F16, BF16)");
+  }
   if (location.shape != shape) {
     throw DataError(file, "tensor '" + stored_name + "' has shape " + shape_text(location.shape) + ", expected " +
                               shape_text(shape));
   }
-  const std::int64_t rows = shape.size() == 2 ? shape[0] : 1;
-  const std::int64_t cols = shape.back();
   nn::Matrix<float> value(rows, cols);
-  const auto* source = mappings_[location.file_index].bytes().data() + location.begin;
+  const auto* storage = mappings_[location.file_index].bytes().data();
+  const auto* source = storage + location.begin;
   const auto count = static_cast<std::size_t>(value.size());
   float* target = value.data();
-  if (location.dtype == "F32") {
+  const std::uint64_t size = element_bytes(location.dtype);
+  const bool contiguous = location.strides == row_major_strides(location.shape);
+  const std::int64_t row_stride = shape.size() == 2 ? location.strides[0] : 0;
+  const std::int64_t col_stride = location.strides.back();
+  // The element at (row, col) of the view, as bytes inside the mapping.
+  const auto element = [&](std::size_t i) {
+    if (contiguous) return source + i * size;
+    const auto row = static_cast<std::int64_t>(i) / cols;
+    const auto col = static_cast<std::int64_t>(i) % cols;
+    return source + static_cast<std::uint64_t>(row * row_stride + col * col_stride) * size;
+  };
+  if (location.dtype == "F32" && contiguous) {
     std::memcpy(target, source, count * sizeof(float));
+  } else if (location.dtype == "F32") {
+    for (std::size_t i = 0; i < count; ++i) std::memcpy(target + i, element(i), sizeof(float));
   } else {
     const bool brain = location.dtype == "BF16";
     for (std::size_t i = 0; i < count; ++i) {
       std::uint16_t half = 0;
-      std::memcpy(&half, source + 2 * i, sizeof half);
+      std::memcpy(&half, element(i), sizeof half);
       target[i] = brain ? std::bit_cast<float>(static_cast<std::uint32_t>(half) << 16) : half_to_float(half);
     }
   }
-  release_pages(source, source + (location.end - location.begin));
+  release_pages(source, storage + location.end);
   io::require_finite_weights(target, count, file, stored_name);
   taken_.insert(stored_name);
   return value;
@@ -226,14 +357,21 @@ void CheckpointTensors::ignore(const std::string& stored_name) {
   if (tensors_.count(stored_name) != 0) taken_.insert(stored_name);
 }
 
-void CheckpointTensors::require_all_taken() const {
+void CheckpointTensors::require_no_missing() const {
+  if (missing_.empty()) return;
+  std::string names;
+  for (const auto& name : missing_) names += (names.empty() ? "'" : ", '") + name + "'";
+  const std::string where = file_names_.size() == 1 ? file_names_.front() : file_names_.front() + " (and other shards)";
+  throw DataError(where, "no tensor named " + names + " (" + std::to_string(missing_.size()) +
+                             " tensor(s) the architecture and head this config describes need)");
+}
+
+std::vector<std::string> CheckpointTensors::unused() const {
+  std::vector<std::string> names;
   for (const auto& [name, location] : tensors_) {
-    if (taken_.count(name) == 0) {
-      throw DataError(file_names_[location.file_index],
-                      "unexpected tensor '" + name + "' " + shape_text(location.shape) +
-                          " (not part of the architecture and head this config describes)");
-    }
+    if (taken_.count(name) == 0) names.push_back(name);
   }
+  return names;
 }
 
 }  // namespace claimrag::pretrained

@@ -16,9 +16,8 @@ ClassificationHead load_classification_head(const ModelConfig& config, Checkpoin
       head.classifier = take_linear(tensors, "classifier", labels, hidden);
       break;
     case Architecture::roberta:
-      // A classifier checkpoint has no base-model pooler; one saved from the bare model may.
-      tensors.ignore(prefix + "pooler.dense.weight");
-      tensors.ignore(prefix + "pooler.dense.bias");
+      // The reference's RoBERTa classifier has no base-model pooler: one stored (saved from the
+      // bare model) is reported as unused.
       head.pooler = take_linear(tensors, "classifier.dense", hidden, hidden);
       head.activation = Activation::tanh;
       head.classifier = take_linear(tensors, "classifier.out_proj", labels, hidden);

@@ -52,8 +52,9 @@ std::string Encoder::input_problem(const TokenSequence& sequence) const {
       return "token id " + std::to_string(id) + " outside the vocabulary of " + std::to_string(config_.vocab_size);
     }
   }
-  for (const auto type : sequence.token_type_ids) {
-    if (type < 0 || type >= std::max<std::int64_t>(config_.type_vocab_size, 1)) {
+  // Without segment embeddings (type_vocab_size 0, as DeBERTa has) the reference ignores the ids.
+  for (const auto type : config_.type_vocab_size > 0 ? sequence.token_type_ids : std::vector<std::int32_t>{}) {
+    if (type < 0 || type >= config_.type_vocab_size) {
       return "segment id " + std::to_string(type) + " outside type_vocab_size " + std::to_string(config_.type_vocab_size);
     }
   }

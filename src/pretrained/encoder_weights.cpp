@@ -6,15 +6,6 @@
 namespace claimrag::pretrained {
 namespace {
 
-std::string family_prefix(Architecture architecture) {
-  switch (architecture) {
-    case Architecture::bert: return "bert.";
-    case Architecture::roberta: return "roberta.";
-    case Architecture::deberta_v2: return "deberta.";
-  }
-  return "";
-}
-
 // Checkpoints converted from TensorFlow name LayerNorm's parameters gamma and beta.
 LayerNormWeights take_layer_norm(CheckpointTensors& tensors, const std::string& name, std::int64_t size, float eps) {
   const bool old_names = !tensors.contains(name + ".weight") && tensors.contains(name + ".gamma");
@@ -25,15 +16,45 @@ LayerNormWeights take_layer_norm(CheckpointTensors& tensors, const std::string& 
   return norm;
 }
 
+// DeBERTa v1's attention: one projection in_proj [3 × hidden, hidden] without bias, whose rows
+// hold, head after head, that head's query, key and value rows; q_bias and v_bias are added to
+// the queries and values; pos_proj (no bias) projects the relative embeddings for c2p, pos_q_proj
+// for p2c. Split here into the same separate projections the v2 layout has.
+void take_v1_attention(const ModelConfig& config, CheckpointTensors& tensors, const std::string& self,
+                       EncoderLayerWeights& layer) {
+  const std::int64_t hidden = config.hidden_size;
+  const std::int64_t head_size = hidden / config.num_attention_heads;
+  const nn::Matrix<float> in_proj = tensors.take(self + "in_proj.weight", 3 * hidden, hidden);
+  for (LinearWeights* part : {&layer.query, &layer.key, &layer.value}) part->weight.resize(hidden, hidden);
+  for (std::int64_t head = 0; head < config.num_attention_heads; ++head) {
+    const std::int64_t rows = 3 * head * head_size;
+    layer.query.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows, head_size);
+    layer.key.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows + head_size, head_size);
+    layer.value.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows + 2 * head_size, head_size);
+  }
+  layer.query.bias = tensors.take_vector(self + "q_bias", hidden);
+  layer.value.bias = tensors.take_vector(self + "v_bias", hidden);
+  if (config.relative_attention && config.attends_content_to_position) {
+    layer.position_key = take_linear(tensors, self + "pos_proj", hidden, hidden, false);
+  }
+  if (config.relative_attention && config.attends_position_to_content) {
+    layer.position_query = take_linear(tensors, self + "pos_q_proj", hidden, hidden);
+  }
+}
+
 EncoderLayerWeights take_layer(const ModelConfig& config, CheckpointTensors& tensors, const std::string& name) {
   const std::int64_t hidden = config.hidden_size;
   const bool deberta = config.architecture == Architecture::deberta_v2;
   const std::string self = name + ".attention.self.";
   EncoderLayerWeights layer;
-  layer.query = take_linear(tensors, self + (deberta ? "query_proj" : "query"), hidden, hidden);
-  layer.key = take_linear(tensors, self + (deberta ? "key_proj" : "key"), hidden, hidden);
-  layer.value = take_linear(tensors, self + (deberta ? "value_proj" : "value"), hidden, hidden);
-  if (deberta && config.relative_attention && !config.share_att_key) {
+  if (config.deberta_v1) {
+    take_v1_attention(config, tensors, self, layer);
+  } else {
+    layer.query = take_linear(tensors, self + (deberta ? "query_proj" : "query"), hidden, hidden);
+    layer.key = take_linear(tensors, self + (deberta ? "key_proj" : "key"), hidden, hidden);
+    layer.value = take_linear(tensors, self + (deberta ? "value_proj" : "value"), hidden, hidden);
+  }
+  if (deberta && !config.deberta_v1 && config.relative_attention && !config.share_att_key) {
     if (config.attends_content_to_position) layer.position_key = take_linear(tensors, self + "pos_key_proj", hidden, hidden);
     if (config.attends_position_to_content) layer.position_query = take_linear(tensors, self + "pos_query_proj", hidden, hidden);
   }
@@ -47,6 +68,15 @@ EncoderLayerWeights take_layer(const ModelConfig& config, CheckpointTensors& ten
 
 }  // namespace
 
+std::string base_model_name(Architecture architecture) {
+  switch (architecture) {
+    case Architecture::bert: return "bert";
+    case Architecture::roberta: return "roberta";
+    case Architecture::deberta_v2: return "deberta";
+  }
+  return "";
+}
+
 LinearWeights take_linear(CheckpointTensors& tensors, const std::string& name, std::int64_t out, std::int64_t in,
                           bool with_bias) {
   LinearWeights linear;
@@ -56,8 +86,8 @@ LinearWeights take_linear(CheckpointTensors& tensors, const std::string& name, s
 }
 
 std::string base_model_prefix(const ModelConfig& config, const CheckpointTensors& tensors) {
-  const std::string prefix = family_prefix(config.architecture);
-  return tensors.contains(prefix + "embeddings.word_embeddings.weight") ? prefix : "";
+  const std::string name = base_model_name(config.architecture);
+  return tensors.any_name_starts_with(name) ? name + "." : "";
 }
 
 EncoderWeights load_encoder_weights(const ModelConfig& config, CheckpointTensors& tensors, const std::string& prefix) {
@@ -66,12 +96,15 @@ EncoderWeights load_encoder_weights(const ModelConfig& config, CheckpointTensors
   const std::string embeddings = prefix + "embeddings.";
   EncoderWeights weights;
   weights.word_embeddings = tensors.take(embeddings + "word_embeddings.weight", config.vocab_size, embedding);
+  // Buffers of the reference's embeddings, stored by older versions of it.
   tensors.ignore(embeddings + "position_ids");
+  if (!deberta) tensors.ignore(embeddings + "token_type_ids");
   if (!deberta || config.position_biased_input) {
     weights.position_embeddings =
         tensors.take(embeddings + "position_embeddings.weight", config.max_position_embeddings, embedding);
   } else {
-    // The reference library drops this table when it is stored but unused.
+    // The reference's DeBERTa has no such table then, and drops it silently when stored
+    // (its load-time pattern "position_embeddings").
     tensors.ignore(embeddings + "position_embeddings.weight");
   }
   if (config.type_vocab_size > 0) {

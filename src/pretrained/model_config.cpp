@@ -24,6 +24,7 @@ constexpr KnownType kKnownTypes[] = {
     {"roberta", Architecture::roberta},
     {"xlm-roberta", Architecture::roberta},
     {"deberta-v2", Architecture::deberta_v2},
+    {"deberta", Architecture::deberta_v2},  // v1: the same forward pass over other tensor names, without buckets
 };
 
 class ConfigReader {
@@ -129,7 +130,13 @@ void read_deberta_options(const ConfigReader& reader, ModelConfig& config) {
   config.embedding_size = reader.positive("embedding_size", config.hidden_size);
   config.relative_attention = reader.boolean("relative_attention", false);
   config.max_relative_positions = reader.integer("max_relative_positions", -1);
-  config.position_buckets = reader.integer("position_buckets", -1);
+  // DeBERTa v1 knows no position buckets, shared keys or normed relative embeddings: its model
+  // ignores those keys, and refuses none.
+  config.deberta_v1 = config.model_type == "deberta";
+  if (config.deberta_v1 && reader.boolean("talking_head", false)) {
+    throw DataError(reader.file(), "talking_head (DeBERTa v1's head projections) is not supported");
+  }
+  config.position_buckets = config.deberta_v1 ? -1 : reader.integer("position_buckets", -1);
   for (const auto& type : reader.names("pos_att_type")) {
     if (type == "c2p") {
       config.attends_content_to_position = true;
@@ -139,8 +146,8 @@ void read_deberta_options(const ConfigReader& reader, ModelConfig& config) {
       throw DataError(reader.file(), "unknown pos_att_type '" + type + "' (supported: c2p, p2c)");
     }
   }
-  config.share_att_key = reader.boolean("share_att_key", false);
-  for (const auto& norm : reader.names("norm_rel_ebd")) {
+  config.share_att_key = !config.deberta_v1 && reader.boolean("share_att_key", false);
+  for (const auto& norm : config.deberta_v1 ? std::vector<std::string>{} : reader.names("norm_rel_ebd")) {
     if (norm == "layer_norm") {
       config.norm_rel_ebd_layer_norm = true;
     } else if (norm != "none") {

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <numeric>
 
+#include <spdlog/spdlog.h>
+
 #include "claimrag/error.hpp"
 #include "claimrag/parallel_for.hpp"
+#include "claimrag/pretrained/run_progress.hpp"
 #include "claimrag/sequential_eigen.hpp"
 
 namespace claimrag::pretrained {
@@ -28,6 +31,21 @@ HeadKind choose_head(const std::filesystem::path& folder, ModelConfig& config) {
   // The reference library's default when a config has no id2label: two labels, LABEL_0 and LABEL_1.
   if (config.labels.empty()) config.labels = {"LABEL_0", "LABEL_1"};
   return config.labels.size() == 1 ? HeadKind::score : HeadKind::classification;
+}
+
+// As the reference library does: the checkpoint's tensors the model does not hold are dropped
+// with one warning naming them all; DeBERTa's stored absolute position tables are dropped silently
+// (its load-time pattern "position_embeddings").
+void warn_unused(const CheckpointTensors& tensors, const ModelConfig& config, const std::filesystem::path& folder) {
+  std::vector<std::string> unused = tensors.unused();
+  if (config.architecture == Architecture::deberta_v2) {
+    std::erase_if(unused, [](const std::string& name) { return name.find("position_embeddings") != std::string::npos; });
+  }
+  if (unused.empty()) return;
+  std::string names;
+  for (const auto& name : unused) names += (names.empty() ? "" : ", ") + name;
+  spdlog::warn("{}: {} tensor(s) of the checkpoint are not part of the model config.json describes and were ignored: {}",
+               folder.string(), unused.size(), names);
 }
 
 }  // namespace
@@ -92,12 +110,14 @@ std::vector<Prediction> PretrainedModel::predict(const std::vector<TokenSequence
   });
   const SequentialEigenProducts sequential;
   std::vector<Prediction> predictions(sequences.size());
+  RunProgress progress(folder_.string(), sequences.size());
   for (std::size_t start = 0; start < order.size(); start += options.batch_size) {
     const std::size_t count = std::min(options.batch_size, order.size() - start);
     parallel_for(count, [&](std::size_t k) {
       const std::size_t index = order[start + k];
       predictions[index] = predict_one(sequences[index], options.keep_hidden_states);
     });
+    progress.advance(start + count);
   }
   return predictions;
 }
@@ -110,16 +130,27 @@ PretrainedModel load_pretrained_model(const std::filesystem::path& folder) {
   if (head == HeadKind::embedding) pooling = read_sentence_pooling(folder);
   CheckpointTensors tensors(folder);
   const std::string prefix = base_model_prefix(config, tensors);
+  if (head != HeadKind::embedding && prefix.empty()) {
+    // The reference then loads the file into the base model alone: the head would stay untrained,
+    // or, when the file holds it, the file is refused as corrupted.
+    throw DataError(tensors.files().front(), "no tensor name starts with '" + base_model_name(config.architecture) +
+                                                 "', so the file holds a bare base model, not the sequence classifier "
+                                                 "config.json describes");
+  }
   EncoderWeights weights = load_encoder_weights(config, tensors, prefix);
   ClassificationHead classification;
   if (head == HeadKind::embedding) {
-    // Bare models are saved with BERT's pooler, which sentence embeddings do not use.
-    tensors.ignore(prefix + "pooler.dense.weight");
-    tensors.ignore(prefix + "pooler.dense.bias");
+    // BertModel and RobertaModel, the reference's bare models, hold a pooler that sentence
+    // embeddings do not read.
+    if (config.architecture != Architecture::deberta_v2) {
+      tensors.ignore(prefix + "pooler.dense.weight");
+      tensors.ignore(prefix + "pooler.dense.bias");
+    }
   } else {
     classification = load_classification_head(config, tensors, prefix);
   }
-  tensors.require_all_taken();
+  tensors.require_no_missing();
+  warn_unused(tensors, config, folder);
   Encoder encoder(config, std::move(weights));
   return PretrainedModel(folder, std::move(encoder), head, std::move(classification), std::move(pooling));
 }

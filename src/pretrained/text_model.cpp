@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 
 bool is_weight_file(const fs::path& path) {
   const std::string name = path.filename().string();
-  return path.extension() == ".safetensors" || name == "model.safetensors.index.json";
+  return path.extension() == ".safetensors" || name == "model.safetensors.index.json" ||
+         (name.rfind("pytorch_model", 0) == 0 && (path.extension() == ".bin" || name == "pytorch_model.bin.index.json"));
 }
 
 }  // namespace

@@ -131,7 +131,7 @@ std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path
 
 std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path& vocabulary_file,
                                                      const std::filesystem::path& merges_file,
-                                                     const FolderSettings& settings) {
+                                                     const FolderSettings& settings, ByteLevelFamily family) {
   const std::string vocabulary_source = vocabulary_file.string();
   const nlohmann::json vocab = read_json_object(vocabulary_file);
   Vocabulary vocabulary;
@@ -172,16 +172,21 @@ std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path
   parts.model = std::make_unique<Bpe>(std::move(vocabulary), merges, BpeOptions{}, merges_source);
   parts.pre_tokenizer = PreTokenizer(PreTokenizer::Kind::byte_level, false);
   parts.prefix_space_once = settings.add_prefix_space.value_or(false);
-  // RobertaTokenizer's <mask> takes the space before it.
+  // RobertaTokenizer's and DebertaTokenizer's mask token takes the space before it.
+  const bool deberta = family == ByteLevelFamily::deberta;
+  const char* cls = deberta ? "[CLS]" : "<s>";
+  const char* sep = deberta ? "[SEP]" : "</s>";
+  const char* pad = deberta ? "[PAD]" : "<pad>";
   parts.added_tokens = special_added_tokens(
       settings,
-      {{"bos_token", "<s>", false}, {"eos_token", "</s>", false}, {"unk_token", "<unk>", false},
-       {"sep_token", "</s>", false}, {"pad_token", "<pad>", false}, {"cls_token", "<s>", false},
-       {"mask_token", "<mask>", true}},
+      {{"bos_token", cls, false}, {"eos_token", sep, false}, {"unk_token", deberta ? "[UNK]" : "<unk>", false},
+       {"sep_token", sep, false}, {"pad_token", pad, false}, {"cls_token", cls, false},
+       {"mask_token", deberta ? "[MASK]" : "<mask>", true}},
       *parts.model);
-  parts.pair_template = PairTemplate::roberta(required_token_id(parts, settings.token("cls_token", "<s>"), vocabulary_source),
-                                              required_token_id(parts, settings.token("sep_token", "</s>"), vocabulary_source));
-  parts.pad_id = required_token_id(parts, settings.token("pad_token", "<pad>"), vocabulary_source);
+  const auto cls_id = required_token_id(parts, settings.token("cls_token", cls), vocabulary_source);
+  const auto sep_id = required_token_id(parts, settings.token("sep_token", sep), vocabulary_source);
+  parts.pair_template = deberta ? PairTemplate::bert(cls_id, sep_id) : PairTemplate::roberta(cls_id, sep_id);
+  parts.pad_id = required_token_id(parts, settings.token("pad_token", pad), vocabulary_source);
   apply_slow_class_limits(settings, parts);
   return std::make_unique<PipelineTokenizer>(std::move(parts));
 }

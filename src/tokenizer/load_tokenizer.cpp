@@ -22,6 +22,9 @@ std::unique_ptr<Tokenizer> load_folder_tokenizer(const std::filesystem::path& fo
     return read_xlm_roberta_sentencepiece(folder / "sentencepiece.bpe.model", settings);
   // model_type settles a folder holding several older files; otherwise the one present is read.
   const bool roberta_like = model_type == "roberta" || model_type == "bart" || model_type == "longformer";
+  if (has_bpe && model_type == "deberta") {
+    return read_byte_level_bpe_files(folder / "vocab.json", folder / "merges.txt", settings, ByteLevelFamily::deberta);
+  }
   if (has_spm && (deberta || (!has_vocab_txt && !has_bpe))) return read_sentencepiece_model(folder / "spm.model", settings);
   if (has_bpe && (roberta_like || !has_vocab_txt))
     return read_byte_level_bpe_files(folder / "vocab.json", folder / "merges.txt", settings);

@@ -16,10 +16,16 @@ std::unique_ptr<Tokenizer> read_tokenizer_json(const std::filesystem::path& file
                                                std::string_view model_type);
 /// vocab.txt, as the reference converts BertTokenizer's files.
 std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path& file, const FolderSettings& settings);
-/// vocab.json + merges.txt, as the reference converts RobertaTokenizer's files.
+/// Whose special tokens and pair template byte-level BPE files get.
+enum class ByteLevelFamily {
+  roberta,  ///< <s> A </s></s> B </s>, segment ids all 0
+  deberta,  ///< DeBERTa v1: [CLS] A [SEP] B [SEP], segment ids 0 then 1
+};
+/// vocab.json + merges.txt, as the reference converts RobertaTokenizer's (or DebertaTokenizer's) files.
 std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path& vocabulary_file,
                                                      const std::filesystem::path& merges_file,
-                                                     const FolderSettings& settings);
+                                                     const FolderSettings& settings,
+                                                     ByteLevelFamily family = ByteLevelFamily::roberta);
 /// sentencepiece.bpe.model, as XLMRobertaTokenizer reads it (fairseq's ids).
 std::unique_ptr<Tokenizer> read_xlm_roberta_sentencepiece(const std::filesystem::path& file, const FolderSettings& settings);
 /// spm.model, as DebertaV2Tokenizer reads it.

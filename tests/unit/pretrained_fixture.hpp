@@ -2,6 +2,8 @@
 // The tiny checkpoints under tests/fixtures/pretrained (made by scripts/fixtures/checkpoint_fixtures.py)
 // and their expected outputs, for the pretrained encoders' tests.
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,6 +26,13 @@ struct ExpectedCase {
   std::vector<float> values;
   std::vector<std::vector<float>> hidden_states;
 };
+
+/// The largest |actual[i] - expected[i]|.
+inline float max_abs_difference(const float* actual, const std::vector<float>& expected) {
+  float worst = 0.0F;
+  for (std::size_t i = 0; i < expected.size(); ++i) worst = std::max(worst, std::abs(actual[i] - expected[i]));
+  return worst;
+}
 
 inline std::vector<ExpectedCase> expected_cases(const std::string& name) {
   const auto expected = nlohmann::json::parse(io::read_file(pretrained_fixtures() / "expected" / (name + ".json")));

@@ -9,6 +9,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/pretrained/pretrained_model.hpp"
+#include "checkpoint_editing.hpp"
 #include "pretrained_fixture.hpp"
 #include "support/temp_folder.hpp"
 
@@ -18,53 +19,17 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// A copy of a fixture checkpoint, to break one thing in.
-fs::path copy_checkpoint(const testing::TempFolder& temp, const std::string& name) {
-  const auto target = temp.path() / name;
-  fs::copy(testing::fixture_checkpoint(name), target, fs::copy_options::recursive);
-  return target;
-}
-
-// Rewrites `file`'s safetensors header (and, if asked, its data) in place.
-void edit_safetensors(const fs::path& file, const std::function<void(json&, std::string&)>& edit) {
-  const std::string bytes = io::read_file(file);
-  std::uint64_t length = 0;
-  std::memcpy(&length, bytes.data(), sizeof length);
-  json header = json::parse(bytes.substr(8, length));
-  std::string data = bytes.substr(8 + length);
-  edit(header, data);
-  const std::string text = header.dump();
-  const std::uint64_t new_length = text.size();
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(&new_length), sizeof new_length);
-  out << text << data;
-}
-
-// The message of the error `load` throws, which must be of type `Expected`.
-template <typename Expected>
-std::string error_of(const std::function<void()>& load) {
-  try {
-    load();
-  } catch (const Expected& error) {
-    return error.what();
-  }
-  ADD_FAILURE() << "no error thrown";
-  return "";
-}
-
-std::string load_error(const fs::path& folder) {
-  return error_of<DataError>([&] { (void)load_pretrained_model(folder); });
-}
-
-void expect_contains(const std::string& message, const std::string& part) {
-  EXPECT_NE(message.find(part), std::string::npos) << "message: " << message << "\nlacks: " << part;
-}
+using testing::copy_checkpoint;
+using testing::edit_safetensors;
+using testing::error_of;
+using testing::expect_contains;
+using testing::load_error;
 
 TEST(PretrainedErrors, FolderWithoutConfigOrWeights) {
   const testing::TempFolder temp;
   const auto folder = copy_checkpoint(temp, "bert-classifier");
   fs::remove(folder / "model.safetensors");
-  expect_contains(load_error(folder), "no model.safetensors or model.safetensors.index.json");
+  expect_contains(load_error(folder), "no model.safetensors, model.safetensors.index.json, pytorch_model.bin or pytorch_model.bin.index.json");
   fs::remove(folder / "config.json");
   expect_contains(load_error(folder), (folder / "config.json").string() + ": no config.json");
   expect_contains(load_error(temp.path() / "nowhere"), "not a checkpoint folder");
@@ -93,17 +58,21 @@ TEST(PretrainedErrors, NoHeadListsTheSupportedOnes) {
   expect_contains(message, "modules.json");
 }
 
-TEST(PretrainedErrors, MissingExtraAndMisshapenTensorsAreNamed) {
+TEST(PretrainedErrors, MissingAndMisshapenTensorsAreNamed) {
   const testing::TempFolder temp;
   const auto folder = copy_checkpoint(temp, "bert-classifier");
   const auto weights = folder / "model.safetensors";
   const std::string original = io::read_file(weights);
-  edit_safetensors(weights, [](json& header, std::string&) { header.erase("classifier.weight"); });
-  expect_contains(load_error(folder), "no tensor named 'classifier.weight'");
-
-  temp.write("bert-classifier/model.safetensors", original);
-  edit_safetensors(weights, [](json& header, std::string&) { header["lm_head.bias"] = header["classifier.bias"]; });
-  expect_contains(load_error(folder), weights.string() + ": unexpected tensor 'lm_head.bias' [3]");
+  edit_safetensors(weights, [](json& header, std::string&) {
+    // Two tensors renamed out of the way (their bytes stay covered): both are named as missing.
+    header["unused.a"] = header["classifier.weight"];
+    header["unused.b"] = header["bert.encoder.layer.1.output.dense.bias"];
+    header.erase("classifier.weight");
+    header.erase("bert.encoder.layer.1.output.dense.bias");
+  });
+  const auto missing = load_error(folder);
+  expect_contains(missing, "no tensor named 'bert.encoder.layer.1.output.dense.bias', 'classifier.weight'");
+  expect_contains(missing, "2 tensor(s)");
 
   temp.write("bert-classifier/model.safetensors", original);
   edit_safetensors(weights, [](json& header, std::string&) { header["classifier.weight"]["shape"] = {32, 3}; });
@@ -115,8 +84,16 @@ TEST(PretrainedErrors, UnsupportedDtypeAndNanWeights) {
   const auto folder = copy_checkpoint(temp, "bert-classifier");
   const auto weights = folder / "model.safetensors";
   const std::string original = io::read_file(weights);
-  edit_safetensors(weights, [](json& header, std::string&) { header["classifier.bias"]["dtype"] = "I64"; });
-  expect_contains(load_error(folder), "tensor 'classifier.bias': unsupported dtype I64 (supported: F32, F16, BF16)");
+  // I64 over the same bytes: a valid layout, but not weights claimrag can take.
+  edit_safetensors(weights, [](json& header, std::string&) {
+    header["classifier.weight"]["dtype"] = "I64";
+    header["classifier.weight"]["shape"] = {3, 16};
+  });
+  expect_contains(load_error(folder), "tensor 'classifier.weight': unsupported dtype I64 (supported: F32, F16, BF16)");
+
+  temp.write("bert-classifier/model.safetensors", original);
+  edit_safetensors(weights, [](json& header, std::string&) { header["classifier.bias"]["dtype"] = "Q4"; });
+  expect_contains(load_error(folder), "tensor 'classifier.bias': unknown dtype Q4");
 
   temp.write("bert-classifier/model.safetensors", original);
   edit_safetensors(weights, [](json& header, std::string& data) {

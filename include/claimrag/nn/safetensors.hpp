@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "claimrag/nn/parameter.hpp"
@@ -55,6 +57,11 @@ SafetensorsContent read_safetensors(const std::filesystem::path& path);
 /// what a loader looks at first, to name a file of another kind as such before its tensors (of
 /// another dtype, say) are judged.
 SafetensorsMetadata read_safetensors_metadata(const std::filesystem::path& path);
+
+/// Parses the JSON header `text` of the safetensors file `file`, which must be an object. A key
+/// repeated in any object is refused, naming the key: JSON parsers silently keep one of the two,
+/// so two readers of the same file could see different tensors. DataError naming the file.
+nlohmann::json parse_safetensors_header(std::string_view text, const std::string& file);
 
 /// Writes every parameter of `registry` (value only, registration order) with `metadata`.
 void save_registry(const std::filesystem::path& path, const ParameterRegistry<float>& registry,

@@ -48,13 +48,18 @@ struct EncoderWeights {
   nn::Matrix<float> relative_embeddings;    ///< DeBERTa: [2 × span, hidden], already layer-normed when norm_rel_ebd says so
 };
 
+/// The reference library's base_model_prefix of a family: "bert", "roberta" or "deberta".
+std::string base_model_name(Architecture architecture);
+
 /// The prefix under which `tensors` store the base model ("bert.", "roberta.", "deberta."), or ""
-/// for a bare model.
+/// for a bare model. The reference library's rule: the checkpoint has the prefix when any of its
+/// tensors' names starts with the family's base-model name.
 std::string base_model_prefix(const ModelConfig& config, const CheckpointTensors& tensors);
 
 /// Takes the encoder's tensors for `config` from `tensors` (under `prefix`). DataError naming
-/// the file and the tensor for a missing tensor or a wrong shape. Buffers the reference library
-/// stores beside the weights (position_ids) are accounted for.
+/// the file and the tensor for a wrong shape; missing tensors are left to
+/// CheckpointTensors::require_no_missing(). Buffers the reference library keeps beside the
+/// weights (position_ids, token_type_ids) are accounted for.
 EncoderWeights load_encoder_weights(const ModelConfig& config, CheckpointTensors& tensors, const std::string& prefix);
 
 /// Takes `name`.weight [out, in] and, when `with_bias`, `name`.bias [out].

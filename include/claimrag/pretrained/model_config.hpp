@@ -39,7 +39,8 @@ struct ModelConfig {
   std::int64_t pad_token_id = 0;
   std::vector<std::string> labels;  ///< id2label in id order (empty when the config has none)
 
-  // DeBERTa-v2/v3 only.
+  // DeBERTa only (v1, v2 and v3 share Architecture::deberta_v2).
+  bool deberta_v1 = false;          ///< model_type "deberta": one in_proj with q_bias and v_bias, pos_proj and pos_q_proj
   std::int64_t embedding_size = 0;  ///< 0: hidden_size
   bool relative_attention = false;
   std::int64_t max_relative_positions = -1;  ///< < 1: max_position_embeddings
