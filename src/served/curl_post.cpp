@@ -43,12 +43,24 @@ struct Receiving {
   bool body_cut = false;
   bool line_too_long = false;
   bool block_too_long = false;
+  std::chrono::steady_clock::time_point last_byte = std::chrono::steady_clock::now();  ///< sent or received
+  curl_off_t sent = 0;
 };
+
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t uploaded) {
+  auto& receiving = *static_cast<Receiving*>(user);
+  if (uploaded != receiving.sent) {
+    receiving.sent = uploaded;
+    receiving.last_byte = std::chrono::steady_clock::now();
+  }
+  return 0;
+}
 
 std::size_t on_header_line(char* data, std::size_t size, std::size_t count, void* user) {
   auto& receiving = *static_cast<Receiving*>(user);
   const std::size_t length = size * count;
   (void)data;
+  receiving.last_byte = std::chrono::steady_clock::now();
   receiving.header_bytes += length;
   if (length > receiving.line_cap) {
     receiving.line_too_long = true;
@@ -64,6 +76,7 @@ std::size_t on_header_line(char* data, std::size_t size, std::size_t count, void
 std::size_t on_body_bytes(char* data, std::size_t size, std::size_t count, void* user) {
   auto& receiving = *static_cast<Receiving*>(user);
   const std::size_t length = size * count;
+  receiving.last_byte = std::chrono::steady_clock::now();
   if (receiving.body.size() + length > receiving.reply_cap) {
     receiving.body_cut = true;  // a runaway reply must not take the memory
     return 0;
@@ -92,7 +105,7 @@ PostOutcome failed(std::string why, bool final = false) {
 
 /// The failure of a transfer libcurl ended early, in the endpoint's terms.
 PostOutcome failed_transfer(CURLcode code, const std::string& detail, const Receiving& receiving,
-                            const EndpointOptions& options, double elapsed) {
+                            const EndpointOptions& options, double elapsed, bool idle) {
   const std::string why = detail.empty() ? curl_easy_strerror(code) : detail;
   if (receiving.body_cut) {
     return failed("the reply is longer than " + std::to_string(receiving.reply_cap) + " bytes (--max-reply-bytes)", true);
@@ -107,6 +120,7 @@ PostOutcome failed_transfer(CURLcode code, const std::string& detail, const Rece
   }
   switch (code) {
     case CURLE_OPERATION_TIMEDOUT:
+      if (idle) return failed("no byte within the timeout of " + seconds_text(options.timeout_seconds) + " s");
       if (elapsed >= options.deadline_seconds * 0.999) {
         return failed("no complete reply within the deadline of " + seconds_text(options.deadline_seconds) + " s");
       }
@@ -125,10 +139,46 @@ PostOutcome failed_transfer(CURLcode code, const std::string& detail, const Rece
 CurlConnection::CurlConnection() {
   initialize_curl_once();
   handle_ = curl_easy_init();
-  if (handle_ == nullptr) throw InternalError("libcurl could not create a handle");
+  multi_ = curl_multi_init();
+  if (handle_ == nullptr || multi_ == nullptr) throw InternalError("libcurl could not create a handle");
 }
 
-CurlConnection::~CurlConnection() { curl_easy_cleanup(static_cast<CURL*>(handle_)); }
+CurlConnection::~CurlConnection() {
+  curl_easy_cleanup(static_cast<CURL*>(handle_));
+  curl_multi_cleanup(static_cast<CURLM*>(multi_));
+}
+
+namespace {
+
+/// Runs the transfer set up on `curl` through `multi` (whose connection cache keeps connections
+/// between requests), ending it when no byte has gone either way for `idle_seconds`: libcurl's own
+/// low-speed check counts whole seconds. `idle` tells whether that happened.
+CURLcode perform(CURLM* multi, CURL* curl, Receiving& receiving, double idle_seconds, bool& idle) {
+  if (curl_multi_add_handle(multi, curl) != CURLM_OK) throw InternalError("libcurl could not start a transfer");
+  CURLcode result = CURLE_OK;
+  idle = false;
+  for (int running = 1; running > 0;) {
+    if (curl_multi_perform(multi, &running) != CURLM_OK) {
+      result = CURLE_FAILED_INIT;
+      break;
+    }
+    if (running == 0) break;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - receiving.last_byte).count() > idle_seconds) {
+      idle = true;
+      result = CURLE_OPERATION_TIMEDOUT;
+      break;
+    }
+    curl_multi_poll(multi, nullptr, 0, 20, nullptr);
+  }
+  int queued = 0;
+  while (const CURLMsg* message = curl_multi_info_read(multi, &queued)) {
+    if (message->msg == CURLMSG_DONE && message->easy_handle == curl) result = message->data.result;
+  }
+  curl_multi_remove_handle(multi, curl);
+  return result;
+}
+
+}  // namespace
 
 ProxyRoute proxy_from_environment(const std::string& url) {
   if (host_is_loopback(url)) return {};
@@ -163,9 +213,9 @@ PostOutcome curl_post(CurlConnection& connection, const std::string& url, const 
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, milliseconds(options.deadline_seconds));
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(std::min(options.timeout_seconds, options.deadline_seconds)));
-  // No byte for `timeout_seconds` (whole seconds, libcurl's unit) ends the attempt.
-  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, std::max(1L, static_cast<long>(std::ceil(options.timeout_seconds))));
+  curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &receiving);
   curl_easy_setopt(curl, CURLOPT_PROXY, route.proxy.c_str());
   curl_easy_setopt(curl, CURLOPT_NOPROXY, route.no_proxy.c_str());
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header_line);
@@ -174,13 +224,15 @@ PostOutcome curl_post(CurlConnection& connection, const std::string& url, const 
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &receiving);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
   const auto start = std::chrono::steady_clock::now();
-  const CURLcode code = curl_easy_perform(curl);
+  receiving.last_byte = start;
+  bool idle = false;
+  const CURLcode code = perform(static_cast<CURLM*>(connection.multi()), curl, receiving, options.timeout_seconds, idle);
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
   long status = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-  PostOutcome outcome = code == CURLE_OK ? PostOutcome{} : failed_transfer(code, error, receiving, options, elapsed);
+  PostOutcome outcome = code == CURLE_OK ? PostOutcome{} : failed_transfer(code, error, receiving, options, elapsed, idle);
   outcome.status = static_cast<int>(status);
   if (code != CURLE_OK) return outcome;
   outcome.body = std::move(receiving.body);

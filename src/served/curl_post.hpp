@@ -1,7 +1,7 @@
 #pragma once
 // One POST over libcurl with every bound of served/endpoint.hpp applied while the reply arrives:
 // the deadline of the whole attempt (libcurl's own total timeout, which holds from name lookup to
-// the last byte), the connect and idle timeouts, the status and header line caps and the header
+// the last byte), the connect timeout, the idle timeout (no byte either way, checked every 20 ms), the status and header line caps and the header
 // block cap (checked on each line libcurl hands over; libcurl itself refuses a line past 100 KiB
 // before buffering more, and a chunk-size line past 16 hexadecimal digits), and the reply cap.
 // Redirects are not followed. Used by HttpTransport only.
@@ -14,7 +14,8 @@
 
 namespace claimrag::served::detail {
 
-/// A libcurl handle, kept between requests so that its connections are reused.
+/// A libcurl transfer handle and the multi handle that runs it, kept between requests so that
+/// connections are reused.
 class CurlConnection {
  public:
   CurlConnection();
@@ -22,9 +23,11 @@ class CurlConnection {
   CurlConnection(const CurlConnection&) = delete;
   CurlConnection& operator=(const CurlConnection&) = delete;
   [[nodiscard]] void* handle() const { return handle_; }
+  [[nodiscard]] void* multi() const { return multi_; }
 
  private:
   void* handle_;
+  void* multi_;
 };
 
 /// Where requests go through a proxy, from the environment (see proxy_from_environment).
