@@ -105,7 +105,7 @@ PostOutcome failed(std::string why, bool final = false) {
 
 /// The failure of a transfer libcurl ended early, in the endpoint's terms.
 PostOutcome failed_transfer(CURLcode code, const std::string& detail, const Receiving& receiving,
-                            const EndpointOptions& options, double elapsed, bool idle) {
+                            const EndpointOptions& options, bool connected, bool idle) {
   const std::string why = detail.empty() ? curl_easy_strerror(code) : detail;
   if (receiving.body_cut) {
     return failed("the reply is longer than " + std::to_string(receiving.reply_cap) + " bytes (--max-reply-bytes)", true);
@@ -120,11 +120,12 @@ PostOutcome failed_transfer(CURLcode code, const std::string& detail, const Rece
   }
   switch (code) {
     case CURLE_OPERATION_TIMEDOUT:
+      // Ours, libcurl's connect timeout (the timeout, when shorter than the deadline), or the deadline.
       if (idle) return failed("no byte within the timeout of " + seconds_text(options.timeout_seconds) + " s");
-      if (elapsed >= options.deadline_seconds * 0.999) {
-        return failed("no complete reply within the deadline of " + seconds_text(options.deadline_seconds) + " s");
+      if (!connected && options.timeout_seconds < options.deadline_seconds) {
+        return failed("could not connect within the timeout of " + seconds_text(options.timeout_seconds) + " s");
       }
-      return failed("no byte within the timeout of " + seconds_text(options.timeout_seconds) + " s (" + why + ")");
+      return failed("no complete reply within the deadline of " + seconds_text(options.deadline_seconds) + " s");
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
@@ -223,16 +224,17 @@ PostOutcome curl_post(CurlConnection& connection, const std::string& url, const 
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body_bytes);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &receiving);
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-  const auto start = std::chrono::steady_clock::now();
-  receiving.last_byte = start;
+  receiving.last_byte = std::chrono::steady_clock::now();
   bool idle = false;
   const CURLcode code = perform(static_cast<CURLM*>(connection.multi()), curl, receiving, options.timeout_seconds, idle);
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  curl_off_t connect_time = 0;
+  const bool connected = (curl_easy_getinfo(curl, CURLINFO_CONNECT_TIME_T, &connect_time) == CURLE_OK && connect_time > 0) ||
+                         receiving.sent > 0 || receiving.header_bytes > 0;
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, nullptr);
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, nullptr);
   long status = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-  PostOutcome outcome = code == CURLE_OK ? PostOutcome{} : failed_transfer(code, error, receiving, options, elapsed, idle);
+  PostOutcome outcome = code == CURLE_OK ? PostOutcome{} : failed_transfer(code, error, receiving, options, connected, idle);
   outcome.status = static_cast<int>(status);
   if (code != CURLE_OK) return outcome;
   outcome.body = std::move(receiving.body);

@@ -14,6 +14,11 @@
 #include <set>
 #include <thread>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
 #include "../support/fake_http_server.hpp"
 #include "../support/raw_http_server.hpp"
 #include "../support/temp_folder.hpp"
@@ -344,4 +349,23 @@ TEST(ServedEndpoint, LoopbackHostsAndTheKeyRedaction) {
   redaction.json(value);
   EXPECT_EQ(value.dump(), R"({"a":["x [redacted API key]",{"[redacted API key]":"[redacted API key]"}],"n":1})");
   EXPECT_EQ(cs::SecretRedaction("").text("s3cr3t"), "s3cr3t");
+}
+
+TEST(ServedHostileServer, AKeyBoundForPlainHttpToAnotherMachineIsWarnedAbout) {
+  const std::string key = "sk-plain-0123456789";
+  ::setenv(kKeyVariable, key.c_str(), 1);
+  std::ostringstream log;
+  const auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
+  { const cs::HttpTransport remote(quick("http://192.0.2.10:8080/v1")); }  // constructing connects to nothing
+  const std::string warned = log.str();
+  log.str("");
+  { const cs::HttpTransport local(quick("http://127.0.0.1:8080/v1")); }
+  { const cs::HttpTransport encrypted(quick("https://192.0.2.10/v1")); }
+  const std::string quiet = log.str();
+  spdlog::set_default_logger(previous);
+  ::unsetenv(kKeyVariable);
+  EXPECT_NE(warned.find("sent unencrypted over http:// to 192.0.2.10"), std::string::npos) << warned;
+  EXPECT_EQ(warned.find(key), std::string::npos) << warned;
+  EXPECT_EQ(quiet, "");
 }
