@@ -7,7 +7,7 @@ packages=(
   build-essential cmake git curl unzip
   libeigen3-dev nlohmann-json3-dev libcli11-dev libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libsimdjson-dev libxxhash-dev libcpp-httplib-dev libsentencepiece-dev libicu-dev libopenblas-dev
+  libsimdjson-dev libxxhash-dev libcurl4-openssl-dev libcpp-httplib-dev libsentencepiece-dev libicu-dev libopenblas-dev
   gnuplot-nox ccache
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(libxapian-dev pkg-config jq); fi

@@ -20,17 +20,18 @@ namespace {
 /// Bytes read at a time; a longer line grows the buffer.
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 
-[[noreturn]] void refuse_long_line(const std::filesystem::path& path, std::size_t number) {
+[[noreturn]] void refuse_long_line(const std::filesystem::path& path, std::size_t number, std::size_t limit) {
   throw DataError(path.string(), number,
-                  "line longer than " + std::to_string(kMaxJsonLineBytes >> 20) + " MiB (" + std::to_string(kMaxJsonLineBytes) +
-                      " bytes), the limit of every JSON Lines input");
+                  "line longer than " + std::to_string(limit >> 20) + " MiB (" + std::to_string(limit) + " bytes), " +
+                      (limit == kMaxJsonLineBytes ? "the limit of every JSON Lines input" : "the limit of this file"));
 }
 
 /// Reads `path` in chunks, hashing every byte, and calls `visit` with each line (as
 /// io::for_each_line cuts them: a leading byte-order mark skipped, "\r\n" or "\n" endings, a last
 /// line without a newline counted). Each line is followed in memory by at least SIMDJSON_PADDING
 /// readable bytes, so simdjson parses it in place. Returns the XXH64 of the file's bytes.
-std::uint64_t for_each_padded_line(const std::filesystem::path& path, const std::function<void(const io::Line&)>& visit) {
+std::uint64_t for_each_padded_line(const std::filesystem::path& path, std::size_t max_line_bytes,
+                                   const std::function<void(const io::Line&)>& visit) {
   std::ifstream in(path, std::ios::in | std::ios::binary);
   std::error_code error;
   if (!in || std::filesystem::is_directory(path, error)) {
@@ -48,7 +49,7 @@ std::uint64_t for_each_padded_line(const std::filesystem::path& path, const std:
     if (at_start && text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
     at_start = false;
     if (text.ends_with('\r')) text.remove_suffix(1);
-    if (text.size() > kMaxJsonLineBytes) refuse_long_line(path, number + 1);
+    if (text.size() > max_line_bytes) refuse_long_line(path, number + 1, max_line_bytes);
     visit(io::Line{++number, text});
   };
   while (true) {
@@ -73,7 +74,7 @@ std::uint64_t for_each_padded_line(const std::filesystem::path& path, const std:
     if (got == 0) break;
     // No line break in sight: refused before more is read (+ 1 for a "\r" that the line may end in;
     // + 3 for a byte-order mark at the file's start).
-    if (end - begin > kMaxJsonLineBytes + 4) refuse_long_line(path, number + 1);
+    if (end - begin > max_line_bytes + 4) refuse_long_line(path, number + 1, max_line_bytes);
   }
   if (begin < end) emit(end);
   return XXH64_digest(hash.get());
@@ -83,10 +84,10 @@ std::uint64_t for_each_padded_line(const std::filesystem::path& path, const std:
 
 std::string for_each_json_object(
     const std::filesystem::path& path,
-    const std::function<void(simdjson::dom::object object, std::size_t line)>& visit) {
+    const std::function<void(simdjson::dom::object object, std::size_t line)>& visit, std::size_t max_line_bytes) {
   simdjson::dom::parser parser;
   std::size_t objects = 0;
-  const std::uint64_t checksum = for_each_padded_line(path, [&](const io::Line& line) {
+  const std::uint64_t checksum = for_each_padded_line(path, max_line_bytes, [&](const io::Line& line) {
     if (io::is_blank(line.text)) return;
     ++objects;
     simdjson::dom::element element;

@@ -2,7 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_nesting_depth.hpp"
+#include "claimrag/served/endpoint.hpp"
 
 namespace claimrag::served {
 namespace {
@@ -20,12 +26,14 @@ const nlohmann::json* first_message(const nlohmann::json& body) {
 
 bool refused_schema(const JsonReply& reply) { return !reply.ok() && (reply.status == 400 || reply.status == 422); }
 
-/// The first balanced {...} from `start` on (strings and escapes respected), or npos.
-std::size_t balanced_end(std::string_view text, std::size_t start) {
-  int depth = 0;
+/// Every balanced {...} of `text`, as (open, close) offsets, found in one pass: a '{' pushes, a
+/// '}' closes the last one open; quotes count only inside braces, where they delimit strings.
+std::vector<std::pair<std::size_t, std::size_t>> balanced_braces(std::string_view text) {
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  std::vector<std::size_t> open;
   bool in_string = false;
   bool escaped = false;
-  for (std::size_t i = start; i < text.size(); ++i) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
       if (escaped) escaped = false;
@@ -33,17 +41,16 @@ std::size_t balanced_end(std::string_view text, std::size_t start) {
       else if (c == '"') in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '{') ++depth;
-    else if (c == '}' && --depth == 0) return i;
+    if (c == '"' && !open.empty()) {
+      in_string = true;
+    } else if (c == '{') {
+      open.push_back(i);
+    } else if (c == '}' && !open.empty()) {
+      pairs.emplace_back(open.back(), i);
+      open.pop_back();
+    }
   }
-  return std::string_view::npos;
-}
-
-std::optional<nlohmann::json> object_in(std::string_view text) {
-  auto parsed = nlohmann::json::parse(text, nullptr, false);
-  if (!parsed.is_discarded() && parsed.is_object()) return parsed;
-  return std::nullopt;
+  return pairs;
 }
 
 }  // namespace
@@ -103,23 +110,27 @@ std::vector<JsonReply> exchange_chat(Transport& transport, std::span<const JsonR
   return replies;
 }
 
-std::optional<nlohmann::json> json_in_content(std::string_view content) {
-  if (auto whole = object_in(content)) return whole;
-  // A fenced block: ```json ... ``` or ``` ... ```.
-  for (std::size_t fence = content.find("```"); fence != std::string_view::npos; fence = content.find("```", fence + 3)) {
-    std::size_t start = content.find('\n', fence + 3);
-    if (start == std::string_view::npos) break;
-    const std::size_t end = content.find("```", start + 1);
-    if (end == std::string_view::npos) break;
-    if (auto block = object_in(content.substr(start + 1, end - start - 1))) return block;
-    fence = end;
+std::string_view after_thinking(std::string_view content) {
+  constexpr std::string_view close = "</think>";
+  const std::size_t at = content.rfind(close);
+  return at == std::string_view::npos ? content : content.substr(at + close.size());
+}
+
+std::optional<nlohmann::json> json_in_content(std::string_view content, std::string_view key) {
+  const std::string_view answer = after_thinking(content);
+  // Nesting deeper than any answer is refused before a parser sees it (their printers recurse).
+  if (io::json_nesting_depth(answer, kMaxReplyJsonDepth) > kMaxReplyJsonDepth) return std::nullopt;
+  auto pairs = balanced_braces(answer);
+  // The last object first (by where it ends), so an object is tried before the ones inside it.
+  std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::optional<nlohmann::json> last;
+  for (const auto& [open, close] : pairs) {
+    auto parsed = nlohmann::json::parse(answer.substr(open, close - open + 1), nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) continue;
+    if (key.empty() || parsed.contains(key)) return parsed;
+    if (!last) last = std::move(parsed);
   }
-  for (std::size_t open = content.find('{'); open != std::string_view::npos; open = content.find('{', open + 1)) {
-    const std::size_t close = balanced_end(content, open);
-    if (close == std::string_view::npos) continue;
-    if (auto object = object_in(content.substr(open, close - open + 1))) return object;
-  }
-  return std::nullopt;
+  return last;
 }
 
 }  // namespace claimrag::served

@@ -1,173 +1,152 @@
 #include "claimrag/served/http_transport.hpp"
 
-#include <httplib.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdlib>
-#include <functional>
-#include <mutex>
-#include <optional>
 #include <thread>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/checksum.hpp"
+#include "claimrag/io/json_nesting_depth.hpp"
+#include "claimrag/io/utf8.hpp"
+#include "curl_post.hpp"
 
 namespace claimrag::served {
 namespace {
 
-std::chrono::microseconds microseconds(double seconds) {
-  return std::chrono::microseconds(static_cast<std::int64_t>(std::llround(seconds * 1e6)));
-}
-
-/// What a watchdog needs to end an attempt that outlives its deadline: httplib's timeouts bound
-/// each wait for a byte, not the whole exchange.
-struct AttemptClock {
-  std::mutex mutex;
-  httplib::Client* client = nullptr;
-  std::chrono::steady_clock::time_point deadline;
-  bool running = false;
-  bool expired = false;
-};
-
-/// Ends (Client::stop) every running attempt whose deadline has passed, until destroyed.
-class Watchdog {
- public:
-  explicit Watchdog(std::vector<AttemptClock>& clocks)
-      : clocks_(clocks), thread_([this](std::stop_token stop) { watch(stop); }) {}
-
- private:
-  void watch(const std::stop_token& stop) {
-    while (!stop.stop_requested()) {
-      const auto now = std::chrono::steady_clock::now();
-      for (auto& clock : clocks_) {
-        std::lock_guard lock(clock.mutex);
-        if (clock.running && !clock.expired && now >= clock.deadline) {
-          clock.expired = true;
-          clock.client->stop();  // the blocked read returns, and the attempt fails
-        }
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  }
-  std::vector<AttemptClock>& clocks_;
-  std::jthread thread_;
-};
-
 /// The first bytes of an error reply, on one line: enough to say why ("response_format is not
 /// supported"), bounded so that an HTML page does not flood the log.
 std::string excerpt(const std::string& body) {
-  std::string text = body.substr(0, 200);
+  std::size_t cut = std::min<std::size_t>(body.size(), 200);
+  while (cut > 0 && cut < body.size() && (static_cast<unsigned char>(body[cut]) & 0xC0u) == 0x80u) --cut;
+  std::string text = body.substr(0, cut);
   for (char& c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }
-  return body.size() > 200 ? text + "..." : text;
+  return body.size() > cut ? text + "..." : text;
 }
 
-JsonReply attempt_once(httplib::Client& client, const std::string& path, const std::string& payload,
-                       const ReplyCheck& check, const EndpointOptions& options, AttemptClock& clock) {
-  httplib::Request request;
-  request.method = "POST";
-  request.path = path;
-  request.body = payload;
-  request.set_header("Content-Type", "application/json");
-  std::string reply;
-  bool cut = false;
-  bool late = false;
-  const auto deadline = std::chrono::steady_clock::now() + microseconds(options.deadline_seconds);
-  request.content_receiver = [&](const char* data, std::size_t length, std::uint64_t, std::uint64_t) {
-    if (reply.size() + length > options.max_reply_bytes) {
-      cut = true;  // stop reading: a runaway reply must not take the memory
-      return false;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      late = true;  // the watchdog's stop() ends a blocked read; this ends a reply arriving in pieces
-      return false;
-    }
-    reply.append(data, length);
-    return true;
-  };
-  {
-    std::lock_guard lock(clock.mutex);
-    clock.client = &client;
-    clock.deadline = deadline;
-    clock.running = true;
-    clock.expired = false;
+std::string status_failure(const detail::PostOutcome& outcome) {
+  std::string failure = "HTTP status " + std::to_string(outcome.status);
+  if (outcome.status >= 300 && outcome.status < 400) {
+    return failure + ": redirected to " + (outcome.location.empty() ? "no Location" : outcome.location) +
+           " (redirects are not followed: give the endpoint's final URL)";
   }
-  httplib::Response response;
-  httplib::Error error = httplib::Error::Success;
-  const bool sent = client.send(request, response, error);
-  bool expired = false;
-  {
-    std::lock_guard lock(clock.mutex);
-    clock.running = false;
-    expired = clock.expired;
+  return failure + ": " + excerpt(outcome.body);
+}
+
+/// The reply's JSON, or why the body is none: what a proxy's HTML page, a cut body or a server
+/// writing another encoding gives.
+JsonReply read_body(std::string&& body, int status, std::size_t& depth) {
+  if (const auto at = io::invalid_utf8_offset(body)) {
+    return {nullptr, "the body is not valid UTF-8 (byte " + std::to_string(*at) + ")", status};
   }
-  const int status = sent ? response.status : 0;
-  if (cut) return {nullptr, "the reply is longer than " + std::to_string(options.max_reply_bytes) + " bytes (--max-reply-bytes)", status};
-  if (expired || late) {
-    return {nullptr, "no complete reply within the deadline of " + std::to_string(options.deadline_seconds) + " s", status};
+  depth = io::json_nesting_depth(body, kMaxReplyJsonDepth);
+  if (depth > kMaxReplyJsonDepth) {
+    return {nullptr, "the body's JSON nests deeper than " + std::to_string(kMaxReplyJsonDepth) + " levels", status};
   }
-  if (!sent) {
-    // httplib names the failing step in one word ("Connection", "Read"): say what it means.
-    return {nullptr,
-            error == httplib::Error::Connection ? "could not connect to the server (Connection)"
-                                                : "the exchange failed (" + httplib::to_string(error) + ")",
-            0};
-  }
-  if (status != 200) return {nullptr, "HTTP status " + std::to_string(status) + ": " + excerpt(reply), status};
-  // A proxy's HTML error page, a truncated body or another API's shape: not an answer.
-  auto parsed = nlohmann::json::parse(reply, nullptr, false);
+  auto parsed = nlohmann::json::parse(body, nullptr, false);
   if (parsed.is_discarded()) return {nullptr, "the body is not JSON", status};
-  if (std::string why = check(parsed); !why.empty()) return {nullptr, std::move(why), status};
   return {std::move(parsed), "", status};
+}
+
+std::string environment_value(const std::string& variable) {
+  const char* value = std::getenv(variable.c_str());
+  return value == nullptr ? std::string() : std::string(value);
 }
 
 }  // namespace
 
-HttpTransport::HttpTransport(EndpointOptions options) : options_(std::move(options)) {
+HttpTransport::HttpTransport(EndpointOptions options)
+    : options_(std::move(options)), redaction_(environment_value(options_.api_key_variable)) {
   check_endpoint_options(options_);
   url_ = normalized_url(options_.url);
-  const auto host_start = url_.find("://") + 3;
-  const auto path_start = url_.find('/', host_start);
-  scheme_host_port_ = url_.substr(0, path_start);
-  base_path_ = path_start == std::string::npos ? std::string() : url_.substr(path_start);
-  if (const char* key = std::getenv(options_.api_key_variable.c_str())) api_key_ = key;
+  if (const std::string key = environment_value(options_.api_key_variable); !key.empty()) {
+    authorization_ = "Bearer " + key;
+    if (url_.starts_with("http://") && !host_is_loopback(url_)) {
+      spdlog::warn("the API key in ${} is sent unencrypted over http:// to {}: anyone on the way can read it (use https://)",
+                   options_.api_key_variable, url_host(url_));
+    }
+  }
+}
+
+HttpTransport::~HttpTransport() = default;
+
+std::unique_ptr<detail::CurlConnection> HttpTransport::take_connection() {
+  {
+    const std::lock_guard lock(idle_mutex_);
+    if (!idle_.empty()) {
+      auto connection = std::move(idle_.back());
+      idle_.pop_back();
+      return connection;
+    }
+  }
+  return std::make_unique<detail::CurlConnection>();
+}
+
+void HttpTransport::give_back(std::unique_ptr<detail::CurlConnection> connection) {
+  const std::lock_guard lock(idle_mutex_);
+  idle_.push_back(std::move(connection));
+}
+
+JsonReply HttpTransport::send(detail::CurlConnection& connection, const JsonRequest& request, const ReplyCheck& check) const {
+  const std::string payload = request.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string target = url_ + request.path;
+  const detail::ProxyRoute route = detail::proxy_from_environment(url_);
+  const std::uint64_t seed = io::xxh64(target + '\n' + payload);
+  JsonReply reply;
+  for (std::size_t attempt = 0; attempt <= options_.retries; ++attempt) {
+    detail::PostOutcome outcome = detail::curl_post(connection, target, payload, authorization_, route, options_, reply_cap(options_, request));
+    bool final = outcome.final;
+    if (!outcome.failure.empty()) {
+      reply = {nullptr, std::move(outcome.failure), outcome.status};
+    } else if (outcome.status != 200) {
+      reply = {nullptr, status_failure(outcome), outcome.status};
+      final = !status_is_retryable(outcome.status);
+    } else {
+      std::size_t depth = 0;
+      reply = read_body(std::move(outcome.body), outcome.status, depth);
+      final = depth > kMaxReplyJsonDepth;
+      if (reply.ok()) {
+        redaction_.json(reply.body);
+        if (std::string why = check(reply.body); !why.empty()) {
+          reply = {nullptr, std::move(why), outcome.status};
+          final = true;  // the same request gets the same kind of answer
+        }
+      }
+    }
+    reply.failure = redaction_.text(std::move(reply.failure));
+    if (reply.ok() || final || attempt == options_.retries) break;
+    const double wait = retry_wait_seconds(options_, attempt + 1, outcome.retry_after, seed);
+    if (outcome.retry_after > options_.deadline_seconds) {
+      reply.failure += " (the server asks to retry after " + std::to_string(static_cast<long long>(outcome.retry_after)) +
+                       " s, longer than the deadline: not retried)";
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+  }
+  return reply;
 }
 
 std::vector<JsonReply> HttpTransport::exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) {
   std::vector<JsonReply> replies(requests.size());
   const std::size_t workers = std::min(options_.concurrency, std::max<std::size_t>(requests.size(), 1));
-  std::vector<AttemptClock> clocks(workers);
   std::atomic<std::size_t> next{0};
-  const auto work = [&](AttemptClock& clock) {
-    httplib::Client client(scheme_host_port_);
-    client.set_connection_timeout(microseconds(options_.timeout_seconds));
-    client.set_read_timeout(microseconds(options_.timeout_seconds));
-    client.set_write_timeout(microseconds(options_.timeout_seconds));
-    if (!api_key_.empty()) client.set_bearer_token_auth(api_key_);
+  const auto work = [&] {
+    auto connection = take_connection();
     for (std::size_t i = next++; i < requests.size(); i = next++) {
-      const std::string path = base_path_ + requests[i].path;
-      const std::string payload = requests[i].body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-      JsonReply reply;
-      for (std::size_t attempt = 0; attempt <= options_.retries; ++attempt) {
-        if (attempt > 0) {
-          std::this_thread::sleep_for(microseconds(options_.backoff_seconds * std::ldexp(1.0, static_cast<int>(attempt - 1))));
-        }
-        reply = attempt_once(client, path, payload, check, options_, clock);
-        if (reply.ok() || (reply.status != 0 && !status_is_retryable(reply.status))) break;
-      }
-      if (!reply.ok()) spdlog::debug("{}{}: no reply ({})", url_, requests[i].path, reply.failure);
-      replies[i] = std::move(reply);
+      replies[i] = send(*connection, requests[i], check);
+      if (!replies[i].ok()) spdlog::debug("{}{}: no reply ({})", url_, requests[i].path, replies[i].failure);
     }
+    give_back(std::move(connection));
   };
   {
-    const Watchdog watchdog(clocks);
     std::vector<std::jthread> threads;
     threads.reserve(workers);
-    for (std::size_t w = 0; w < workers; ++w) threads.emplace_back(work, std::ref(clocks[w]));
-  }  // joined here (the workers, then the watchdog), before the replies are handed out
+    for (std::size_t w = 0; w < workers; ++w) threads.emplace_back(work);
+  }  // joined here, before the replies are handed out
   return replies;
 }
 

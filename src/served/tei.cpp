@@ -12,6 +12,15 @@ using nlohmann::json;
 
 bool is_finite_number(const json& value) { return value.is_number() && std::isfinite(value.get<double>()); }
 
+/// A score TEI gives with raw scores off: a probability.
+bool is_probability(const json& value) {
+  return is_finite_number(value) && value.get<double>() >= 0.0 && value.get<double>() <= 1.0;
+}
+
+/// The reply cap an /embed request of `count` texts needs: room for a 10,000-dimension vector of
+/// numbers written in full (about 26 bytes each) per text.
+constexpr std::size_t kEmbedReplyBytesPerText = std::size_t{256} << 10;
+
 std::string count_problem(const json& body, std::size_t count, const char* what) {
   if (!body.is_array()) return std::string("the reply is not an array of ") + what;
   if (body.size() != count) {
@@ -89,7 +98,8 @@ JsonRequest tei_rerank_request(const std::string& query, std::span<const std::st
 }
 
 JsonRequest tei_embed_request(std::span<const std::string> texts) {
-  return {"/embed", {{"inputs", json(std::vector<std::string>(texts.begin(), texts.end()))}, {"truncate", true}}};
+  return {"/embed", {{"inputs", json(std::vector<std::string>(texts.begin(), texts.end()))}, {"truncate", true}},
+          texts.size() * kEmbedReplyBytesPerText};
 }
 
 std::string check_tei_predict_reply(const json& body, std::size_t count) {
@@ -101,6 +111,9 @@ std::string check_tei_predict_reply(const json& body, std::size_t count) {
       if (!item.is_object() || !item.contains("label") || !item["label"].is_string() || !item.contains("score") ||
           !is_finite_number(item["score"])) {
         return "prediction " + std::to_string(i) + " holds an item without a \"label\" text and a finite \"score\"";
+      }
+      if (!is_probability(item["score"])) {
+        return "prediction " + std::to_string(i) + " holds the score " + item["score"].dump() + ", outside [0, 1]";
       }
     }
   }
@@ -115,6 +128,7 @@ std::string check_tei_rerank_reply(const json& body, std::size_t count) {
         !is_finite_number(item["score"])) {
       return "a score is not an object with an \"index\" and a finite \"score\"";
     }
+    if (!is_probability(item["score"])) return "a score of " + item["score"].dump() + " is outside [0, 1]";
     const auto index = item["index"].get<std::size_t>();
     if (index >= count || seen[index]) return "the reply's indices are not each of the texts once";
     seen[index] = true;

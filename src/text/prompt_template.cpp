@@ -37,26 +37,30 @@ std::string PromptTemplate::render(const std::vector<std::pair<std::string, std:
       throw InternalError("prompt " + origin_ + " has no placeholder {" + name + "}");
     }
   }
+  return fill_placeholders(text_, values);
+}
+
+std::string fill_placeholders(std::string_view text, const std::vector<std::pair<std::string, std::string>>& values) {
   // One pass: at each position, the earliest placeholder that starts there is replaced, and the
   // scan resumes after it, never inside a substituted value.
   std::string rendered;
   std::size_t at = 0;
-  while (at < text_.size()) {
+  while (at < text.size()) {
     std::size_t next = std::string::npos;
     const std::pair<std::string, std::string>* chosen = nullptr;
     for (const auto& value : values) {
-      const std::size_t found = text_.find("{" + value.first + "}", at);
+      const std::size_t found = text.find("{" + value.first + "}", at);
       if (found < next) {
         next = found;
         chosen = &value;
       }
     }
     if (chosen == nullptr) break;
-    rendered.append(text_, at, next - at);
+    rendered.append(text, at, next - at);
     rendered += chosen->second;
     at = next + chosen->first.size() + 2;
   }
-  if (at < text_.size()) rendered.append(text_, at, std::string::npos);
+  if (at < text.size()) rendered.append(text, at, std::string::npos);
   return rendered;
 }
 

@@ -1,5 +1,7 @@
 #include "claimrag/verification/llm_judge_verifier.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -10,18 +12,13 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/served/chat.hpp"
+#include "claimrag/text/prompt_template.hpp"
 
 namespace claimrag::verification {
 namespace {
 
 constexpr std::array kLabels = {Label::support, Label::contradict, Label::not_enough_info};
 constexpr std::size_t kMaxCited = 3;  ///< DocumentVerdict::rationale holds at most three sentences
-
-void replace_all(std::string& text, std::string_view slot, std::string_view value) {
-  for (std::size_t at = text.find(slot); at != std::string::npos; at = text.find(slot, at + value.size())) {
-    text.replace(at, slot.size(), value);
-  }
-}
 
 std::string upper(std::string_view text) {
   std::string out(text);
@@ -59,6 +56,56 @@ std::optional<Label> label_named_in(std::string_view text) {
   return found;
 }
 
+/// `text` in lower case, with the typographic apostrophe (U+2019) written as '.
+std::string lowered_words(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.substr(i, 3) == "\xE2\x80\x99") {
+      out += '\'';
+      i += 2;
+      continue;
+    }
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+  }
+  return out;
+}
+
+/// Whether `word` (lower case) denies what follows it.
+bool is_negation(std::string_view word) {
+  static constexpr std::array<std::string_view, 12> words = {"not",    "no",    "never", "cannot", "neither", "nor",
+                                                             "without", "dont", "doesnt", "isnt",  "cant",    "wont"};
+  return word.ends_with("n't") || std::find(words.begin(), words.end(), word) != words.end();
+}
+
+/// The words from a negation to a label word it denies ("not support", "doesn't contradict"), when
+/// the text holds one: the negation among the three words before the label word, in its clause.
+/// "", when none does.
+std::string negated_label_word(std::string_view text) {
+  static constexpr std::array<std::string_view, 3> stems = {"support", "contradict", "not_enough_info"};
+  const std::string lowered = lowered_words(text);
+  const std::string_view view(lowered);
+  for (const std::string_view stem : stems) {
+    for (std::size_t at = view.find(stem); at != std::string_view::npos; at = view.find(stem, at + 1)) {
+      if (at > 0 && is_word_byte(view[at - 1])) continue;
+      std::size_t end = at;
+      for (int words = 0; words < 3; ++words) {
+        while (end > 0 && (view[end - 1] == ' ' || view[end - 1] == '\t')) --end;
+        std::size_t begin = end;
+        while (begin > 0 && (is_word_byte(view[begin - 1]) || view[begin - 1] == '\'')) --begin;
+        if (begin == end) break;  // the clause's start: punctuation, a line break or the text's start
+        if (is_negation(view.substr(begin, end - begin))) {
+          std::size_t word_end = at;
+          while (word_end < view.size() && is_word_byte(view[word_end])) ++word_end;
+          return std::string(view.substr(begin, word_end - begin));
+        }
+        end = begin;
+      }
+    }
+  }
+  return "";
+}
+
 DocumentVerdict readable_verdict(const EvidenceDocument& document, Label label, std::vector<std::size_t> cited) {
   DocumentVerdict verdict;
   verdict.doc_id = document.doc_id;
@@ -75,9 +122,9 @@ DocumentVerdict readable_verdict(const EvidenceDocument& document, Label label, 
   return verdict;
 }
 
-/// Step 1: the verdict of an answer given as a JSON object.
-DocumentVerdict read_json_answer(const nlohmann::json& answer, const EvidenceDocument& document) {
-  if (!answer.is_object()) return failed_verdict(document, "the answer's JSON is not an object: " + excerpt(answer.dump()));
+/// Step 1: the verdict of an answer given as a JSON object. A cited number that is not one of the
+/// document's sentences is dropped and counted in `dropped`: the label stands.
+DocumentVerdict read_json_answer(const nlohmann::json& answer, const EvidenceDocument& document, std::size_t& dropped) {
   const auto label_field = answer.find("label");
   if (label_field == answer.end() || !label_field->is_string()) {
     return failed_verdict(document, "the answer has no \"label\" string: " + excerpt(answer.dump()));
@@ -91,13 +138,12 @@ DocumentVerdict read_json_answer(const nlohmann::json& answer, const EvidenceDoc
   std::vector<std::size_t> cited;
   if (const auto sentences = answer.find("sentences"); sentences != answer.end()) {
     if (!sentences->is_array()) return failed_verdict(document, "the answer's \"sentences\" is not an array");
-    const std::size_t count = document.sentences.size();
+    const auto count = static_cast<double>(document.sentences.size());
     for (const auto& number : *sentences) {
-      const bool whole = number.is_number_integer() || (number.is_number_float() && number.get<double>() == std::floor(number.get<double>()));
       const double value = number.is_number() ? number.get<double>() : 0.0;
-      if (!whole || value < 1 || value > static_cast<double>(count)) {
-        return failed_verdict(document, "the answer cites sentence " + number.dump() + ", not a number in [1, " +
-                                            std::to_string(count) + "]");
+      if (!number.is_number() || value != std::floor(value) || value < 1 || value > count) {
+        ++dropped;
+        continue;
       }
       cited.push_back(static_cast<std::size_t>(value) - 1);
     }
@@ -141,11 +187,8 @@ std::string numbered_evidence(const EvidenceDocument& document) {
 }
 
 std::string judge_prompt(std::string_view prompt_template, std::string_view claim, const EvidenceDocument& document) {
-  // The evidence is filled last so that a "{claim}" inside an abstract stays as written.
-  std::string prompt(prompt_template);
-  replace_all(prompt, "{claim}", claim);
-  replace_all(prompt, "{evidence}", numbered_evidence(document));
-  return prompt;
+  // One pass: an "{evidence}" inside the claim or a "{claim}" inside an abstract stays as written.
+  return text::fill_placeholders(prompt_template, {{"claim", std::string(claim)}, {"evidence", numbered_evidence(document)}});
 }
 
 DocumentVerdict failed_verdict(const EvidenceDocument& document, std::string reason) {
@@ -159,12 +202,23 @@ DocumentVerdict failed_verdict(const EvidenceDocument& document, std::string rea
 }
 
 DocumentVerdict read_judge_answer(std::string_view content, std::string_view claim, const EvidenceDocument& document,
-                                  const JudgeTextResolver& resolve_text) {
-  if (const auto answer = served::json_in_content(content)) return read_json_answer(*answer, document);
+                                  const JudgeTextResolver& resolve_text, std::size_t* dropped_citations) {
+  std::size_t dropped = 0;
+  if (const auto answer = served::json_in_content(content, "label")) {
+    DocumentVerdict verdict = read_json_answer(*answer, document, dropped);
+    if (dropped_citations != nullptr && verdict.failure.empty()) *dropped_citations += dropped;
+    return verdict;
+  }
+  // A reasoning model's thinking is not its answer.
+  content = served::after_thinking(content);
   // An object begun and not finished is a broken answer to the JSON asked for, not free text: the
   // label names inside it may be the schema's list or a cut-off reply's.
   if (content.find('{') != std::string_view::npos) {
     return failed_verdict(document, "the answer's JSON cannot be read: " + excerpt(content));
+  }
+  // "does not SUPPORT" names a label and denies it: neither the label nor its opposite is read.
+  if (const std::string negated = negated_label_word(content); !negated.empty()) {
+    return failed_verdict(document, "the answer negates a label (" + excerpt(negated) + "): " + excerpt(content));
   }
   if (const auto named = label_named_in(content)) return readable_verdict(document, *named, {});
   if (resolve_text) {
@@ -205,15 +259,24 @@ std::vector<ClaimVerdict> LlmJudgeVerifier::verify(std::span<const VerificationI
   std::vector<ClaimVerdict> verdicts;
   verdicts.reserve(inputs.size());
   std::size_t next = 0;
+  std::size_t dropped = 0;
   for (const auto& input : inputs) {
     ClaimVerdict verdict{input.claim_id, {}, {}};
     for (const auto& document : input.documents) {
       const served::JsonReply& reply = replies[next++];
       verdict.documents.push_back(
-          reply.ok() ? read_judge_answer(served::chat_content(reply.body), input.claim, document, options_.resolve_text)
+          reply.ok() ? read_judge_answer(served::chat_content(reply.body), input.claim, document, options_.resolve_text, &dropped)
                      : failed_verdict(document, reply.failure));
     }
     verdicts.push_back(std::move(verdict));
+  }
+  if (dropped > 0) {
+    const std::lock_guard lock(mutex_);
+    dropped_citations_ += dropped;
+    spdlog::warn("LLM judge: {} cited sentence numbers outside the documents' numbered sentences dropped ({} so far); "
+                 "the labels stand",
+                 dropped, dropped_citations_);
+    if (options_.report_dropped_citations) options_.report_dropped_citations(dropped_citations_);
   }
   return verdicts;
 }

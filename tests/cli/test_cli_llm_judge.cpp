@@ -26,7 +26,8 @@ using claimrag::testing::slurp;
 namespace {
 
 /// A judge by keyword: a claim with "cures" is CONTRADICTed by sentence 2, one with "broken" gets
-/// an unreadable answer, any other is SUPPORTed by sentence 1. It keeps the last Authorization
+/// an unreadable answer, one with "stray" is SUPPORTed citing sentences 1, 0 and 9, any other is
+/// SUPPORTed by sentence 1. It keeps the last Authorization
 /// header it saw.
 class FakeJudge {
  public:
@@ -43,6 +44,7 @@ class FakeJudge {
               std::string content = R"({"label": "SUPPORT", "sentences": [1]})";
               if (claim.find("cures") != std::string::npos) content = R"({"label": "CONTRADICT", "sentences": [2]})";
               if (claim.find("broken") != std::string::npos) content = "I would rather talk about the weather.";
+              if (claim.find("stray") != std::string::npos) content = R"({"label": "SUPPORT", "sentences": [1, 0, 9]})";
               const nlohmann::json body{
                   {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", content}}}}}}};
               response.set_content(body.dump(), "application/json");
@@ -142,6 +144,25 @@ TEST(CliLlmJudge, VerdictsAreRecordedAndAReplayWithTheServerStoppedGivesTheSameB
   EXPECT_EQ(gap.exit_code, 3) << gap.err;
   EXPECT_NE(gap.err.find(recording.filename().string()), std::string::npos) << gap.err;
   EXPECT_FALSE(fs::exists(other));
+}
+
+TEST(CliLlmJudge, CitationsOutsideTheSentencesAreDroppedAndCountedInTheRecord) {
+  claimrag::testing::TempFolder folder;
+  const auto pairs = folder.write("pairs.jsonl", R"({"id": "s", "claim": "Aspirin has stray effects.", "evidence": "Aspirin was given. Nothing else."}
+)");
+  const fs::path out = folder.path() / "verdicts.jsonl";
+  FakeJudge judge;
+  const auto run = run_claimrag("verify --pairs " + pairs.string() + " --out " + out.string() + " --verifier " + judge.spec() +
+                                    " --llm-model fake-judge --retries 0 --timeout 5",
+                                folder.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto lines = json_lines(out);
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_EQ(lines[0]["label"], "SUPPORT");
+  EXPECT_FALSE(lines[0].contains("failed"));
+  EXPECT_NE(run.err.find("2 cited sentence numbers outside"), std::string::npos) << run.err;
+  const auto meta = nlohmann::json::parse(slurp(folder.path() / "verdicts.meta.json"));
+  EXPECT_EQ(meta["verifier"]["dropped_citations"], 2);
 }
 
 TEST(CliLlmJudge, AnUnreadableAnswerBeyondMaxFailuresExitsThreeWithNothingWritten) {

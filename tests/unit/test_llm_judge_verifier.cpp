@@ -200,14 +200,23 @@ TEST(LlmJudge, ALabelOutsideTheThreeIsAFailure) {
   EXPECT_EQ(judge_one(lower).label, Label::support);  // letter case is not a different label
 }
 
-TEST(LlmJudge, ASentenceNumberOutOfRangeIsAFailure) {
+TEST(LlmJudge, CitationsOutsideTheNumberedSentencesAreDroppedAndCountedAndTheLabelStands) {
   std::atomic<int> calls{0};
-  FakeChatServer past_the_end(answering(R"({"label": "SUPPORT", "sentences": [4]})", calls));
-  expect_failed(judge_one(past_the_end), "cites sentence 4, not a number in [1, 3]");
-  FakeChatServer zero(answering(R"({"label": "SUPPORT", "sentences": [0]})", calls));
-  expect_failed(judge_one(zero), "cites sentence 0");
-  FakeChatServer text(answering(R"({"label": "SUPPORT", "sentences": ["two"]})", calls));
-  expect_failed(judge_one(text), "cites sentence \"two\"");
+  FakeChatServer server(answering(R"({"label": "CONTRADICT", "sentences": [0, 2, 99, "two", 1.5, 3]})", calls));
+  std::size_t reported = 0;
+  cv::LlmJudgeVerifier judge(std::make_unique<served::HttpTransport>(endpoint_for(server)),
+                             {.model = "fake-judge",
+                              .prompt_template = kTemplate,
+                              .temperature = 0.0,
+                              .resolve_text = {},
+                              .report_dropped_citations = [&](std::size_t total) { reported = total; }});
+  const auto verdict = judge.verify(one_pair()).front().documents.front();
+  EXPECT_TRUE(verdict.failure.empty()) << verdict.failure;
+  EXPECT_EQ(verdict.label, Label::contradict);
+  EXPECT_EQ(verdict.rationale, (std::vector<std::size_t>{1, 2}));
+  EXPECT_EQ(reported, 4U);  // 0, 99, "two" and 1.5
+  (void)judge.verify(one_pair());
+  EXPECT_EQ(reported, 8U);  // a running total
 }
 
 TEST(LlmJudge, AReplySlowerThanTheDeadlineIsAFailure) {

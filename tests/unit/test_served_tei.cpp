@@ -71,11 +71,11 @@ TEST(TeiReplyChecks, EmbedNeedsOneVectorPerInputOfOneDimension) {
 }
 
 TEST(TeiBatching, PredictSplitsIntoRequestsOfAtMostTheBatchSizeAndKeepsInputOrder) {
-  // Each pair's answer carries its premise's number as the score of "entailment".
+  // Each pair's answer carries its premise's number, in tenths, as the score of "entailment".
   InProcessTransport transport([](const JsonRequest& request) {
     json reply = json::array();
     for (const auto& pair : request.body["inputs"]) {
-      reply.push_back({{{"label", "neutral"}, {"score", 0.0}}, {{"label", "entailment"}, {"score", std::stod(pair[0].get<std::string>())}}});
+      reply.push_back({{{"label", "neutral"}, {"score", 0.0}}, {{"label", "entailment"}, {"score", std::stod(pair[0].get<std::string>()) / 10.0}}});
     }
     return JsonReply{reply, "", 200};
   });
@@ -90,7 +90,7 @@ TEST(TeiBatching, PredictSplitsIntoRequestsOfAtMostTheBatchSizeAndKeepsInputOrde
   for (std::size_t i = 0; i < 5; ++i) {
     ASSERT_EQ(scores[i].size(), 2U);
     EXPECT_EQ(scores[i][1].label, "entailment");
-    EXPECT_EQ(scores[i][1].score, static_cast<double>(i));
+    EXPECT_EQ(scores[i][1].score, static_cast<double>(i) / 10.0);
   }
   EXPECT_THROW((void)tei_predict(transport, pairs, 0), UsageError);
   EXPECT_TRUE(tei_predict(transport, std::span<const TeiPair>(), 2).empty());

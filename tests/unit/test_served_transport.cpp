@@ -11,6 +11,11 @@
 
 #include "../support/fake_http_server.hpp"
 #include "../support/temp_folder.hpp"
+#include <sys/stat.h>
+
+#include <algorithm>
+
+#include "claimrag/dataset/jsonl.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/served/http_transport.hpp"
@@ -91,7 +96,7 @@ TEST(ServedTransport, ServerErrorsAreRetriedAndClientErrorsAreNot) {
   EXPECT_TRUE(failed[0].body.is_null());
 }
 
-TEST(ServedTransport, ABodyTheCheckRefusesIsRetriedThenFailed) {
+TEST(ServedTransport, ABodyTheCheckRefusesIsFailedWithoutRetrying) {
   std::atomic<int> calls{0};
   FakeHttpServer server("/api/double", [&](const httplib::Request&, httplib::Response& response) {
     ++calls;
@@ -99,7 +104,7 @@ TEST(ServedTransport, ABodyTheCheckRefusesIsRetriedThenFailed) {
   });
   cs::HttpTransport transport(endpoint_of(server));
   const auto replies = transport.exchange(numbers(1), accept_twice);
-  EXPECT_EQ(calls.load(), 3);
+  EXPECT_EQ(calls.load(), 1);  // the same request would get the same kind of answer
   EXPECT_EQ(replies[0].failure, "no \"twice\"");
   EXPECT_EQ(replies[0].status, 200);
 }
@@ -250,4 +255,70 @@ TEST(ServedRecording, TwoEndpointsRecordingToOneFileKeepBothAndReplayFromIt) {
   cs::ReplayTransport second_replay(file, second_url);
   EXPECT_EQ(first_replay.exchange(numbers(3), accept_twice)[2].body["twice"], 4);
   EXPECT_EQ(second_replay.exchange(numbers(2), accept_twice)[1].body["twice"], -1);
+}
+
+TEST(ServedRecording, ExchangesAreAppendedToTheFileNotRewritten) {
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "rec.jsonl";
+  FakeHttpServer server("/api/double", doubler);
+  auto transport = cs::open_transport({endpoint_of(server), file, {}});
+  (void)transport->exchange(numbers(2), accept_twice);
+  const auto first = claimrag::io::read_file(file);
+  const auto inode = std::filesystem::status(file).type() == std::filesystem::file_type::regular;
+  struct stat before {};
+  ASSERT_EQ(::stat(file.c_str(), &before), 0);
+  (void)transport->exchange(numbers(4), accept_twice);
+  struct stat after {};
+  ASSERT_EQ(::stat(file.c_str(), &after), 0);
+  EXPECT_TRUE(inode);
+  EXPECT_EQ(before.st_ino, after.st_ino);  // the same file grew: nothing was written twice
+  const auto second = claimrag::io::read_file(file);
+  EXPECT_EQ(second.substr(0, first.size()), first);
+  EXPECT_EQ(std::count(second.begin(), second.end(), '\n'), 4);
+}
+
+namespace {
+
+/// Answers every request with a reply holding `bytes` bytes of text.
+class LargeReplies final : public cs::Transport {
+ public:
+  explicit LargeReplies(std::size_t bytes) : bytes_(bytes) {}
+  std::vector<cs::JsonReply> exchange(std::span<const cs::JsonRequest> requests, const cs::ReplyCheck&) override {
+    return std::vector<cs::JsonReply>(requests.size(), cs::JsonReply{{{"text", std::string(bytes_, 'x')}}, "", 200});
+  }
+  [[nodiscard]] const std::string& url() const override { return url_; }
+
+ private:
+  std::size_t bytes_;
+  std::string url_ = "http://127.0.0.1:1/v1";
+};
+
+}  // namespace
+
+TEST(ServedRecording, ARecordingNeverHoldsALineItsReplayRefuses) {
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "rec.jsonl";
+  const std::size_t cap = 1 << 20;
+  const std::size_t limit = cs::recording_line_limit(cap);
+  EXPECT_EQ(limit, claimrag::dataset::kMaxJsonLineBytes + 4 * cap);
+  {
+    // A line over the limit is recorded, and answered, as a failure; one under it as the reply.
+    cs::RecordingTransport recording(std::make_unique<LargeReplies>(limit), file, cap);
+    const auto too_long = recording.exchange(numbers(1), accept_twice);
+    EXPECT_NE(too_long[0].failure.find("too long to record"), std::string::npos) << too_long[0].failure;
+    cs::RecordingTransport fitting(std::make_unique<LargeReplies>(limit - 1000), folder.path() / "fits.jsonl", cap);
+    EXPECT_TRUE(fitting.exchange(numbers(1), accept_twice)[0].ok());
+  }
+  cs::ReplayTransport replay(file, "http://127.0.0.1:1/v1", cap);
+  EXPECT_NE(replay.exchange(numbers(1), accept_twice)[0].failure.find("too long to record"), std::string::npos);
+  // The replay reads lines as long as the cap allows (over the 16 MiB of other JSON Lines inputs)...
+  cs::ReplayTransport long_lines(folder.path() / "fits.jsonl", "http://127.0.0.1:1/v1", cap);
+  EXPECT_TRUE(long_lines.exchange(numbers(1), [](const nlohmann::json&) { return std::string(); })[0].ok());
+  // ...and a replay with a smaller cap names the limit.
+  try {
+    cs::ReplayTransport smaller(folder.path() / "fits.jsonl", "http://127.0.0.1:1/v1", 1);
+    ADD_FAILURE() << "a line over the limit was read";
+  } catch (const claimrag::DataError& error) {
+    EXPECT_NE(std::string(error.what()).find("the limit of this file"), std::string::npos) << error.what();
+  }
 }

@@ -25,11 +25,12 @@ inline constexpr std::size_t kMaxJsonLineBytes = std::size_t{16} << 20;
 
 /// Calls `visit(object, line_number)` for every non-blank line of the file, which must be a JSON
 /// object. Throws DataError for a missing file, a malformed line, a key repeated in one object, a
-/// line over kMaxJsonLineBytes, and a file holding no JSON object at all (empty or blank). Returns the checksum
+/// line over `max_line_bytes` (kMaxJsonLineBytes unless the format sets its own), and a file holding no JSON object at all (empty or blank). Returns the checksum
 /// (io::checksum_hex) of the file's bytes, so callers need not read the file twice.
 std::string for_each_json_object(
     const std::filesystem::path& path,
-    const std::function<void(simdjson::dom::object object, std::size_t line)>& visit);
+    const std::function<void(simdjson::dom::object object, std::size_t line)>& visit,
+    std::size_t max_line_bytes = kMaxJsonLineBytes);
 
 /// Field accessors that throw DataError(file, line, reason) naming the field. `place`, when given,
 /// starts every reason: it names an object nested in the line's (`"context"[2]: `).

@@ -10,14 +10,9 @@
 // key, when the environment variable named by `api_key_variable` is set, goes in an
 // "Authorization: Bearer" header; local servers need none.
 //
-// An attempt fails on a connection error, a timeout, an HTTP status other than 200, a body that is
-// not a chat completion (an HTML error page from a proxy, say), a reply longer than
-// `max_reply_bytes` (cut off there), or no complete reply within `deadline_seconds` of its start
-// (`timeout_seconds` bounds each wait for a byte; the deadline bounds the whole attempt, so a server
-// that drips a byte at a time cannot hold it open). A failed attempt is retried up to `retries`
-// times, waiting backoff_seconds × 2^attempt between attempts, except after a status saying the
-// request itself is wrong (400, 401, 403, 404, 405, 413, 422); an answer whose every attempt failed
-// becomes empty text — resolved as an unresolvable Neutral — is counted in failures(), its reason
+// An attempt fails, is retried or not, and is bounded (timeouts, deadline, header and reply caps)
+// by the endpoint's rules (served/endpoint.hpp); an answer whose every attempt failed becomes
+// empty text — resolved as an unresolvable Neutral — is counted in failures(), its reason
 // kept in failure() (and so written to the recording as a failure) and logged. At most
 // `concurrency` requests are in flight. Answers are returned in request order whatever the order
 // of completion.

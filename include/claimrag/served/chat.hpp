@@ -48,9 +48,16 @@ std::string chat_content(const nlohmann::json& body);
 /// request order.
 std::vector<JsonReply> exchange_chat(Transport& transport, std::span<const JsonRequest> requests);
 
-/// The JSON object a model wrote in `content`: the whole text when it is one, else the first
-/// ```json (or ```) fenced block that is one, else the first balanced {...} that parses. nullopt
-/// when there is none: the caller resolves the text otherwise or counts a failure.
-std::optional<nlohmann::json> json_in_content(std::string_view content);
+/// What follows a reasoning model's thinking in `content`: the text after the last "</think>",
+/// or all of it.
+std::string_view after_thinking(std::string_view content);
+
+/// The JSON object a model wrote in `content`: of the balanced {...} in the text after a
+/// reasoning model's thinking (after the last "</think>") that parse as objects, the last one
+/// holding `key` (the schema's required field; any object when `key` is empty), else the last
+/// one; an object is preferred to the objects inside it. A fenced ```json block is found the same
+/// way. nullopt when there is none, or when the text nests deeper than kMaxReplyJsonDepth: the
+/// caller resolves the text otherwise or counts a failure.
+std::optional<nlohmann::json> json_in_content(std::string_view content, std::string_view key = {});
 
 }  // namespace claimrag::served

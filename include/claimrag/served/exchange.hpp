@@ -4,6 +4,7 @@
 // recording. Backends (the LLM judge, TEI) build requests and read replies; they never see which
 // transport carries them, so a recorded run replays through the same code.
 
+#include <cstddef>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -16,6 +17,10 @@ namespace claimrag::served {
 struct JsonRequest {
   std::string path;
   nlohmann::json body;
+  /// The reply size this request needs, when it may exceed the endpoint's cap (a batch of
+  /// embeddings): the attempt's cap is the larger of the two. Not part of the request sent or of
+  /// its recording key.
+  std::size_t reply_allowance = 0;
 };
 
 /// What came of one request: the reply's JSON when it was obtained and accepted, else why not.

@@ -1,26 +1,48 @@
 #pragma once
 // The live transport: each request is POSTed to the endpoint with the rules of served/endpoint.hpp
-// (timeouts, deadline, reply cap, retries with backoff, bounded concurrency). A failed request is
-// logged at debug level (the reason, never the key); callers, who know what it was for, warn.
+// (timeouts, deadline, caps on what the server sends, retries with backoff, bounded concurrency),
+// over libcurl. Connections are kept and reused across requests and calls; proxies come from the
+// environment (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY; a loopback endpoint is reached
+// directly). The API key is redacted from everything that comes back (served/secret_redaction.hpp).
+// A failed request is logged at debug level (the reason, never the key); callers, who know what it
+// was for, warn.
+
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #include "claimrag/served/endpoint.hpp"
 #include "claimrag/served/exchange.hpp"
+#include "claimrag/served/secret_redaction.hpp"
 
 namespace claimrag::served {
 
+namespace detail {
+class CurlConnection;
+}
+
 class HttpTransport final : public Transport {
  public:
-  /// check_endpoint_options; reads the API key from the environment once.
+  /// check_endpoint_options; reads the API key from the environment once, and warns when it
+  /// would travel over plain http:// to a host other than the local machine.
   explicit HttpTransport(EndpointOptions options);
+  ~HttpTransport() override;
+  HttpTransport(const HttpTransport&) = delete;
+  HttpTransport& operator=(const HttpTransport&) = delete;
   [[nodiscard]] std::vector<JsonReply> exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) override;
   [[nodiscard]] const std::string& url() const override { return url_; }
 
  private:
+  [[nodiscard]] JsonReply send(detail::CurlConnection& connection, const JsonRequest& request, const ReplyCheck& check) const;
+  std::unique_ptr<detail::CurlConnection> take_connection();
+  void give_back(std::unique_ptr<detail::CurlConnection> connection);
+
   EndpointOptions options_;
-  std::string url_;               ///< normalized_url(options_.url)
-  std::string scheme_host_port_;  ///< what the HTTP client connects to
-  std::string base_path_;         ///< the URL's path, prefixed to every request's path
-  std::string api_key_;
+  std::string url_;  ///< normalized_url(options_.url)
+  std::string authorization_;
+  SecretRedaction redaction_;
+  std::mutex idle_mutex_;
+  std::vector<std::unique_ptr<detail::CurlConnection>> idle_;  ///< connections kept for reuse
 };
 
 }  // namespace claimrag::served

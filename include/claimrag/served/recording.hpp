@@ -20,24 +20,33 @@
 #include <unordered_map>
 #include <vector>
 
+#include "claimrag/served/endpoint.hpp"
 #include "claimrag/served/exchange.hpp"
 
 namespace claimrag::served {
+
+/// The longest line a recording holds, at the reply cap `max_reply_bytes`: room for the request
+/// (dataset::kMaxJsonLineBytes) and for the reply written again (4 × the cap). The recorder turns an
+/// exchange whose line would be longer into a failure, and the replay reads lines up to it, so a
+/// recording never holds a line its replay refuses.
+std::size_t recording_line_limit(std::size_t max_reply_bytes);
 
 /// The content address of `request` sent to the endpoint `url` (normalized first).
 std::string exchange_key(const std::string& url, const JsonRequest& request);
 
 /// The exchanges recorded to one file. Shared by every RecordingTransport of the process that
 /// records to the same file (a command reaching two endpoints, say an answer writer and a judge,
-/// keeps one recording of both), and rewritten whole after each exchange() of any of them.
+/// keeps one recording of both), and appended to after each exchange() of any of them.
 class RecordingFile;
 
-/// Live exchanges through `inner`, each written to `file`: after every exchange() call the whole
-/// recording so far is rewritten atomically (io::AtomicFile), so that a command's output plan
-/// commits it with its other outputs or not at all.
+/// Live exchanges through `inner`, each written to `file`: after every exchange() call its new
+/// lines are appended (each line written once) to the file a command's output plan commits with
+/// its other outputs, or not at all. An exchange whose line would be longer than
+/// recording_line_limit(max_reply_bytes) is recorded, and answered, as a failure.
 class RecordingTransport final : public Transport {
  public:
-  RecordingTransport(std::unique_ptr<Transport> inner, const std::filesystem::path& file);
+  RecordingTransport(std::unique_ptr<Transport> inner, const std::filesystem::path& file,
+                     std::size_t max_reply_bytes = EndpointOptions{}.max_reply_bytes);
   ~RecordingTransport() override;
   RecordingTransport(const RecordingTransport&) = delete;
   RecordingTransport& operator=(const RecordingTransport&) = delete;
@@ -47,6 +56,7 @@ class RecordingTransport final : public Transport {
  private:
   std::unique_ptr<Transport> inner_;
   std::shared_ptr<RecordingFile> file_;
+  std::size_t max_reply_bytes_;
 };
 
 /// Replies read from a recording, offline: nothing is sent. exchange() answers each request with
@@ -58,8 +68,10 @@ class ReplayTransport final : public Transport {
  public:
   /// Reads the whole file: DataError `file:line` for malformed lines or repeated keys, and for a
   /// line whose key is not the key of its url, path and request (an edited recording).
-  /// `url` is the endpoint the command names; requests are keyed with it.
-  ReplayTransport(const std::filesystem::path& file, const std::string& url);
+  /// `url` is the endpoint the command names; requests are keyed with it. Lines may be up to
+  /// recording_line_limit(max_reply_bytes) long.
+  ReplayTransport(const std::filesystem::path& file, const std::string& url,
+                  std::size_t max_reply_bytes = EndpointOptions{}.max_reply_bytes);
   [[nodiscard]] std::vector<JsonReply> exchange(std::span<const JsonRequest> requests, const ReplyCheck& check) override;
   [[nodiscard]] const std::string& url() const override { return url_; }
   /// Recorded exchanges no request has asked for so far.

@@ -12,7 +12,7 @@
 // Inputs are sent in requests of at most `batch_size` items (TEI refuses a request larger than its
 // --max-client-batch-size, 32 by default, with status 413). A request that still fails after the
 // endpoint's retries, or whose reply has another shape (a count that is not the inputs', a missing
-// field, a non-finite number), is a DataError naming the endpoint's URL, the route and the reason:
+// field, a non-finite number, a /predict or /rerank score outside [0, 1]), is a DataError naming the endpoint's URL, the route and the reason:
 // never an empty or neutral answer.
 
 #include <cstddef>
@@ -46,7 +46,8 @@ struct TeiLabelScore {
 JsonRequest tei_predict_request(std::span<const TeiPair> pairs);
 /// The /rerank request of `texts` against `query`.
 JsonRequest tei_rerank_request(const std::string& query, std::span<const std::string> texts);
-/// The /embed request for `texts`.
+/// The /embed request for `texts`, allowed a reply of 256 KiB per text (a batch of 32 vectors of
+/// 4,096 or more dimensions fits whatever --max-reply-bytes).
 JsonRequest tei_embed_request(std::span<const std::string> texts);
 
 /// Checks of a reply to a request of `count` inputs: "" when it has the shape described above.

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,10 @@ class PromptTemplate {
   std::string origin_;
   std::vector<std::string> placeholders_;
 };
+
+/// `text` with every `{name}` of `values` replaced by its value in one pass: a value is never
+/// searched again, so a claim holding "{evidence}" stays as written.
+std::string fill_placeholders(std::string_view text, const std::vector<std::pair<std::string, std::string>>& values);
 
 /// Passages as a prompt shows them: "[1] first passage\n[2] second passage" (numbered from 1,
 /// one a line; line breaks inside a passage become spaces so that numbering stays unambiguous).

@@ -9,14 +9,19 @@
 //   {"label": "SUPPORT" | "CONTRADICT" | "NOT_ENOUGH_INFO", "sentences": [numbers]}
 //
 // Reading an answer (read_judge_answer), in order:
-//  1. The JSON object in the content (served::json_in_content): "label" must be one of the three
-//     names (any letter case); "sentences", when present, an array of sentence numbers in
-//     [1, sentence count]. Anything else in it is a failure, not a guess.
-//  2. No JSON object (and no '{': a JSON object begun and not finished is a failure): the label names as the prompt spells them (SUPPORT, CONTRADICT,
-//     NOT_ENOUGH_INFO, whole words): exactly one distinct name present decides ("Answer:
-//     CONTRADICT"). Then the caller's free-text resolution (LlmJudgeOptions::resolve_text; the
-//     command line uses the project's response resolution). A label read from text cites no
-//     sentence.
+//  1. The JSON object in the content (served::json_in_content with "label": the last object
+//     holding it, after a reasoning model's thinking): "label" must be one of the three names (any
+//     letter case); "sentences", when present, an array. A cited number that is not one of the
+//     document's sentences (0, 99, 2.5, "3") is dropped and counted (logged, and reported through
+//     LlmJudgeOptions::report_dropped_citations); the label stands. Anything else is a failure.
+//  2. No JSON object (and no '{': a JSON object begun and not finished is a failure), in the text
+//     after the thinking: a label word denied by a negation among the three words before it in
+//     its clause ("does not SUPPORT", "NOT supported", "doesn't contradict") is a failure, never
+//     read as that label or its opposite. Else the label names as the prompt spells them
+//     (SUPPORT, CONTRADICT, NOT_ENOUGH_INFO, whole words): exactly one distinct name present
+//     decides ("Answer: CONTRADICT"). Then the caller's free-text resolution
+//     (LlmJudgeOptions::resolve_text; the command line uses the project's response resolution).
+//     A label read from text cites no sentence.
 //  3. Still nothing: a failure.
 // A readable answer's probabilities are one-hot on its label: a chat reply carries no calibrated
 // distribution (no log-probabilities are asked for). The rationale is the cited sentences (their
@@ -52,6 +57,9 @@ struct LlmJudgeOptions {
   std::string prompt_template;   ///< with {claim} and {evidence} (load_judge_prompt)
   double temperature = 0.0;
   JudgeTextResolver resolve_text;  ///< step 2's free-text resolution; empty: the label names only
+  /// Called after a verify() that dropped citations, with the total dropped so far (the command
+  /// line writes it to the verifier's record); may be empty.
+  std::function<void(std::size_t total)> report_dropped_citations = {};
 };
 
 /// The prompt file's text, checked: UsageError naming the file when it cannot be read, or lacks
@@ -64,13 +72,14 @@ nlohmann::json judge_answer_schema();
 /// The document's sentences numbered from 1, one a line: "[1] ...\n[2] ...".
 std::string numbered_evidence(const EvidenceDocument& document);
 
-/// `prompt_template` with every `{claim}` and `{evidence}` filled (the evidence numbered).
+/// `prompt_template` with every `{claim}` and `{evidence}` filled (the evidence numbered), in one
+/// pass: a claim holding "{evidence}" is sent as written.
 std::string judge_prompt(std::string_view prompt_template, std::string_view claim, const EvidenceDocument& document);
 
 /// The verdict on `document` read from the answer `content` as described above; a verdict with
-/// `failure` set when it cannot be read.
+/// `failure` set when it cannot be read. Dropped citations are added to `*dropped_citations`.
 DocumentVerdict read_judge_answer(std::string_view content, std::string_view claim, const EvidenceDocument& document,
-                                  const JudgeTextResolver& resolve_text);
+                                  const JudgeTextResolver& resolve_text, std::size_t* dropped_citations = nullptr);
 
 /// The verdict of a pair the judge could not judge: NOT_ENOUGH_INFO, (0, 0, 1), every sentence
 /// scored 0, `failure` = `reason`.
@@ -90,6 +99,7 @@ class LlmJudgeVerifier final : public ClaimVerifier {
   std::unique_ptr<served::Transport> transport_;
   LlmJudgeOptions options_;
   mutable std::mutex mutex_;
+  mutable std::size_t dropped_citations_ = 0;  ///< over every verify() so far
 };
 
 }  // namespace claimrag::verification

@@ -194,18 +194,20 @@ fs::path judge_prompt_file(const VerifierSource& source) {
 }
 
 // What the verifier is, beside the command's main output (verifier_meta_path), when it has one.
-void write_verifier_meta(const VerifierSource& source, const ExperimentConfig& config) {
+// An LLM judge's record also counts the citations it dropped (rewritten when the count grows).
+void write_verifier_meta(const VerifierSource& source, const ExperimentConfig& config, std::size_t dropped_citations = 0) {
   if (source.record_beside.empty()) return;
   const auto file = verifier_meta_path(source.record_beside);
-  const nlohmann::ordered_json meta{{"program", "claimrag"}, {"version", CLAIMRAG_VERSION},
-                                    {"verifier", verifier_record(source, config)}};
+  nlohmann::ordered_json record = verifier_record(source, config);
+  if (record.contains("model")) record["dropped_citations"] = dropped_citations;
+  const nlohmann::ordered_json meta{{"program", "claimrag"}, {"version", CLAIMRAG_VERSION}, {"verifier", std::move(record)}};
   io::write_file_atomically(file, io::json_text(meta, file.string(), 2) + "\n");
 }
 
 // The LLM judge over the chat endpoint of `spec`, through the transport its served options open
 // (live, recording or replaying).
 std::unique_ptr<verification::ClaimVerifier> open_llm_judge(const VerifierSource& source,
-                                                            const verification::VerifierSpec& spec) {
+                                                            const verification::VerifierSpec& spec, const ExperimentConfig& config) {
   if (!source.model.empty() || !source.save_model.empty()) {
     throw UsageError("--model and --save-model name a built-in verifier's file; --verifier " + verification::to_string(spec) +
                      " is a served judge");
@@ -217,7 +219,10 @@ std::unique_ptr<verification::ClaimVerifier> open_llm_judge(const VerifierSource
   verification::LlmJudgeOptions options{.model = source.llm_model,
                                         .prompt_template = verification::load_judge_prompt(prompt),
                                         .temperature = 0.0,
-                                        .resolve_text = judge_text_resolution()};
+                                        .resolve_text = judge_text_resolution(),
+                                        .report_dropped_citations = [source, config](std::size_t total) {
+                                          write_verifier_meta(source, config, total);
+                                        }};
   served::ServedOptions served = source.served;
   served.endpoint.url = spec.location;
   auto transport = served::open_transport(served);
@@ -364,7 +369,7 @@ std::unique_ptr<verification::ClaimVerifier> open_verifier(const VerifierSource&
     return verification::guard_wordless_claims(std::move(verifier));
   }
   if (spec.kind == verification::VerifierKind::llm) {
-    auto verifier = open_llm_judge(source, spec);
+    auto verifier = open_llm_judge(source, spec, config);
     write_verifier_meta(source, config);
     return verification::guard_wordless_claims(std::move(verifier));
   }
