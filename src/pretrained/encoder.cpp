@@ -17,7 +17,6 @@ void add_rows(nn::Matrix<float>& target, const nn::Matrix<float>& table, const s
 }  // namespace
 
 Encoder::Encoder(ModelConfig config, EncoderWeights weights) : config_(std::move(config)), weights_(std::move(weights)) {
-  if (config_.architecture == Architecture::roberta) first_position_ = config_.pad_token_id + 1;
   if (config_.architecture == Architecture::deberta_v2 && config_.relative_attention) {
     const std::int64_t max_relative = config_.max_relative_positions < 1 ? config_.max_position_embeddings
                                                                           : config_.max_relative_positions;
@@ -52,13 +51,39 @@ std::string Encoder::input_problem(const TokenSequence& sequence) const {
       return "token id " + std::to_string(id) + " outside the vocabulary of " + std::to_string(config_.vocab_size);
     }
   }
-  // Without segment embeddings (type_vocab_size 0, as DeBERTa has) the reference ignores the ids.
-  for (const auto type : config_.type_vocab_size > 0 ? sequence.token_type_ids : std::vector<std::int32_t>{}) {
-    if (type < 0 || type >= config_.type_vocab_size) {
+  // DeBERTa without a segment table (type_vocab_size 0, every DeBERTa-v3) ignores the segment ids
+  // its tokenizer gives (1 for the second text), as the reference does.
+  if (ignores_segment_ids()) return "";
+  for (const auto type : sequence.token_type_ids) {
+    if (type < 0 || type >= std::max<std::int64_t>(config_.type_vocab_size, 1)) {
       return "segment id " + std::to_string(type) + " outside type_vocab_size " + std::to_string(config_.type_vocab_size);
     }
   }
   return "";
+}
+
+bool Encoder::ignores_segment_ids() const {
+  return config_.architecture == Architecture::deberta_v2 && config_.type_vocab_size == 0;
+}
+
+std::vector<std::int64_t> Encoder::position_ids(const std::vector<std::int32_t>& input_ids) const {
+  std::vector<std::int64_t> positions(input_ids.size());
+  if (config_.architecture != Architecture::roberta) {
+    for (std::size_t t = 0; t < positions.size(); ++t) positions[t] = static_cast<std::int64_t>(t);
+    return positions;
+  }
+  // RoBERTa numbers only the tokens that are not padding_idx, from padding_idx + 1; a pad token
+  // (a literal "<pad>" in the text becomes one) sits at padding_idx itself.
+  const std::int64_t padding_idx = config_.pad_token_id;
+  std::int64_t counted = 0;
+  for (std::size_t t = 0; t < positions.size(); ++t) {
+    if (input_ids[t] == padding_idx) {
+      positions[t] = padding_idx;
+    } else {
+      positions[t] = padding_idx + ++counted;
+    }
+  }
+  return positions;
 }
 
 nn::Matrix<float> Encoder::embed(const TokenSequence& sequence) const {
@@ -67,9 +92,8 @@ nn::Matrix<float> Encoder::embed(const TokenSequence& sequence) const {
   for (std::int64_t t = 0; t < length; ++t) embeddings.row(t) = weights_.word_embeddings.row(sequence.input_ids[static_cast<std::size_t>(t)]);
   std::vector<std::int64_t> types(static_cast<std::size_t>(length), 0);
   for (std::size_t t = 0; t < sequence.token_type_ids.size(); ++t) types[t] = sequence.token_type_ids[t];
-  std::vector<std::int64_t> positions(static_cast<std::size_t>(length));
-  for (std::int64_t t = 0; t < length; ++t) positions[static_cast<std::size_t>(t)] = first_position_ + t;
-  const bool has_types = weights_.token_type_embeddings.size() != 0;
+  const std::vector<std::int64_t> positions = position_ids(sequence.input_ids);
+  const bool has_types = !ignores_segment_ids() && weights_.token_type_embeddings.size() != 0;
   const bool has_positions = weights_.position_embeddings.size() != 0;
   // The reference adds segment embeddings before positions in BERT and RoBERTa, after in DeBERTa.
   if (config_.architecture == Architecture::deberta_v2) {

@@ -167,6 +167,27 @@ void read_deberta_options(const ConfigReader& reader, ModelConfig& config) {
   }
 }
 
+// Options of BERT and RoBERTa configurations that would change the forward pass claimrag runs:
+// refused by name rather than run silently wrong.
+void refuse_unsupported_bert_options(const ConfigReader& reader) {
+  const std::string position_type = reader.text("position_embedding_type", "absolute");
+  if (position_type != "absolute") {
+    throw DataError(reader.file(), "position_embedding_type \"" + position_type +
+                                       "\" is not supported (only \"absolute\" positions are run)");
+  }
+  if (reader.boolean("is_decoder", false)) {
+    throw DataError(reader.file(), "is_decoder is true: a decoder's causal attention is not supported");
+  }
+}
+
+// Options of every family that change the forward pass and are not run.
+void refuse_unsupported_options(const ConfigReader& reader) {
+  const auto pruned = reader.raw().find("pruned_heads");
+  if (pruned != reader.raw().end() && !pruned->is_null() && !pruned->empty()) {
+    throw DataError(reader.file(), "pruned_heads is not empty: checkpoints with pruned attention heads are not supported");
+  }
+}
+
 }  // namespace
 
 std::string architecture_name(Architecture architecture) {
@@ -242,7 +263,12 @@ ModelConfig read_model_config(const std::filesystem::path& folder) {
     throw DataError(config.file, "max_position_embeddings leaves no position after padding_idx " +
                                      std::to_string(config.pad_token_id));
   }
-  if (deberta) read_deberta_options(reader, config);
+  refuse_unsupported_options(reader);
+  if (deberta) {
+    read_deberta_options(reader, config);
+  } else {
+    refuse_unsupported_bert_options(reader);
+  }
   if (deberta && object.contains("attention_head_size") &&
       reader.integer("attention_head_size", 0) * config.num_attention_heads != config.hidden_size) {
     throw DataError(config.file, "attention_head_size times the heads must equal hidden_size");

@@ -32,6 +32,7 @@ class Encoder {
 
   /// Why `sequence` cannot be encoded (empty, longer than max_tokens(), an id outside the
   /// vocabulary, a segment id outside type_vocab_size, lengths that differ), or "" when it can.
+  /// Segment ids are not checked where they are ignored (DeBERTa with type_vocab_size 0).
   [[nodiscard]] std::string input_problem(const TokenSequence& sequence) const;
 
   /// The hidden states of `sequence`, which must have no input_problem() (InternalError
@@ -41,12 +42,16 @@ class Encoder {
   [[nodiscard]] const ModelConfig& config() const { return config_; }
 
  private:
+  /// DeBERTa with type_vocab_size 0 has no segment table and ignores whatever segment ids it is given.
+  [[nodiscard]] bool ignores_segment_ids() const;
+  /// The absolute position of each token: 0, 1, ... (BERT, DeBERTa); RoBERTa's padding_idx + the
+  /// count of non-pad tokens so far, and padding_idx for a pad token.
+  [[nodiscard]] std::vector<std::int64_t> position_ids(const std::vector<std::int32_t>& input_ids) const;
   [[nodiscard]] nn::Matrix<float> embed(const TokenSequence& sequence) const;
   void attend(const nn::Matrix<float>& hidden, std::size_t layer, nn::Matrix<float>& context) const;
 
   ModelConfig config_;
   EncoderWeights weights_;
-  std::int64_t first_position_ = 0;               ///< RoBERTa counts positions from padding_idx + 1
   std::vector<std::int64_t> relative_positions_;  ///< DeBERTa: bucket of distance d at d + max_tokens - 1
   std::vector<nn::Matrix<float>> position_keys_;     ///< DeBERTa, per layer: relative embeddings through the key projection
   std::vector<nn::Matrix<float>> position_queries_;  ///< DeBERTa, per layer: through the query projection
