@@ -204,6 +204,8 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("negation_augmentation", options.negation_augmentation);
   object.read("calibrate", options.calibrate);
   object.read("paraphrased_directions", options.paraphrased_directions);
+  object.read("passages", options.passages);
+  object.read("free_text_nei_threshold", options.free_text_nei_threshold);
   read_checkpoint_verification(object.object("checkpoint"), verification.checkpoint);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);
@@ -211,6 +213,9 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.finish();
   verification.open_k_grid.assign(k_grid.begin(), k_grid.end());
   if (!(options.selector_C > 0) || !(options.label_l2 > 0)) throw UsageError("verification.selector_C and label_l2 must be > 0");
+  if (!(options.free_text_nei_threshold >= 0 && options.free_text_nei_threshold <= 1)) {
+    throw UsageError("verification.free_text_nei_threshold must be in [0, 1] (0: chosen on SciFact's grid)");
+  }
   if (options.tau_grid.empty() || options.nei_threshold_grid.empty() || verification.open_k_grid.empty()) {
     throw UsageError("verification.tau_grid, nei_threshold_grid and open_k_grid must not be empty");
   }

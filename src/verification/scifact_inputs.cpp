@@ -125,6 +125,51 @@ std::vector<LabelledInput> free_text_inputs(const std::vector<dataset::Claim>& c
   return items;
 }
 
+void add_passages(std::vector<LabelledInput>& items, std::uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  for (LabelledInput& item : items) {
+    const std::size_t cited = item.input.documents.size();
+    for (std::size_t d = 0; d < cited; ++d) {
+      if (std::find(item.family_doc_ids.begin(), item.family_doc_ids.end(), item.input.documents[d].doc_id) ==
+          item.family_doc_ids.end()) {
+        continue;  // an added NOT_ENOUGH_INFO abstract, not a cited one
+      }
+      const EvidenceDocument source = item.input.documents[d];
+      const GoldDocument gold = item.gold[d];
+      std::vector<char> in_rationale(source.sentences.size(), 0);
+      for (const auto& set : gold.rationale_sets) {
+        for (const std::size_t s : set) {
+          if (s < in_rationale.size()) in_rationale[s] = 1;
+        }
+      }
+      const auto add = [&](const std::string& suffix, std::vector<std::size_t> sentences, GoldDocument passage_gold) {
+        std::sort(sentences.begin(), sentences.end());
+        EvidenceDocument passage{source.doc_id + suffix, source.title, {}, 0, 0.0};
+        for (const std::size_t s : sentences) passage.sentences.push_back(source.sentences[s]);
+        if (passage_gold.label != Label::not_enough_info) item.evidence.emplace(passage.doc_id, passage_gold);
+        item.input.documents.push_back(std::move(passage));
+        item.gold.push_back(std::move(passage_gold));
+      };
+      if (gold.label != Label::not_enough_info && !gold.rationale_sets.empty()) {
+        std::vector<std::size_t> set;
+        for (const std::size_t s : gold.rationale_sets.front()) {
+          if (s < source.sentences.size()) set.push_back(s);
+        }
+        if (!set.empty()) {
+          GoldDocument passage_gold{gold.label, {{}}};
+          for (std::size_t k = 0; k < set.size(); ++k) passage_gold.rationale_sets.front().push_back(k);
+          add("#evidence", set, std::move(passage_gold));
+        }
+      }
+      std::vector<std::size_t> others;
+      for (std::size_t s = 0; s < in_rationale.size(); ++s) {
+        if (!in_rationale[s]) others.push_back(s);
+      }
+      if (!others.empty()) add("#other", {others[static_cast<std::size_t>(generator() % others.size())]}, GoldDocument{});
+    }
+  }
+}
+
 std::vector<std::string> corpus_texts(const std::vector<dataset::Abstract>& abstracts) {
   std::vector<std::string> texts;
   texts.reserve(abstracts.size());

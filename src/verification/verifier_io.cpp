@@ -111,6 +111,8 @@ VerificationOptions parse_options(const std::string& text) {
   options.negation_augmentation = json.value("negation_augmentation", false);
   options.calibrate = json.at("calibrate").get<bool>();
   options.paraphrased_directions = json.at("paraphrased_directions").get<bool>();
+  options.passages = json.value("passages", false);
+  options.free_text_nei_threshold = json.value("free_text_nei_threshold", 0.0);
   return options;
 }
 
@@ -145,7 +147,9 @@ std::string options_text(const VerificationOptions& options) {
                         {"claim_only", options.claim_only},
                         {"negation_augmentation", options.negation_augmentation},
                         {"calibrate", options.calibrate},
-                        {"paraphrased_directions", options.paraphrased_directions}}
+                        {"paraphrased_directions", options.paraphrased_directions},
+                        {"passages", options.passages},
+                        {"free_text_nei_threshold", options.free_text_nei_threshold}}
       .dump();
 }
 

@@ -361,6 +361,10 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
   double best = -1;
   double fitted_temperature = 1.0;
   ClaimLabelRows best_rows;  // the chosen τ's rows, for the final fit
+  // A free-text θ chosen over more than SciFact replaces the grid (VerificationOptions).
+  const std::vector<double> theta_grid = fitted.setting == VerifierSetting::free_text && options.free_text_nei_threshold > 0
+                                             ? std::vector<double>{options.free_text_nei_threshold}
+                                             : options.nei_threshold_grid;
   for (const double tau : options.tau_grid) {
     // Out-of-fold label probabilities of every document at this τ.
     std::vector<std::vector<std::array<double, label_count>>> probabilities(claims.size());
@@ -398,7 +402,7 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
       }
     }
     bool improved = false;
-    for (const double theta : options.nei_threshold_grid) {
+    for (const double theta : theta_grid) {
       std::vector<ClaimVerdict> verdicts(claims.size());
       for (std::size_t c = 0; c < claims.size(); ++c) {
         for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {

@@ -62,6 +62,16 @@ std::vector<LabelledInput> free_text_inputs(const std::vector<dataset::Claim>& c
                                             const std::vector<dataset::Abstract>& abstracts, const AbstractIndex& index,
                                             const run::Run& neighbours, std::uint64_t seed);
 
+/// Passages of a few sentences, the shape users' evidence often has, added to each claim of
+/// `items` (free-text training inputs, VerificationOptions::passages): for every cited document
+/// with a rationale, its first rationale set alone as a document with the same label (its
+/// sentences in order, all of them the rationale), and for every cited document with a sentence
+/// outside every rationale, one such sentence alone as NOT_ENOUGH_INFO (the same topic without
+/// the evidence; drawn with std::mt19937_64 seeded with `seed`, claims in order). An added
+/// document's id is the abstract's id with "#evidence" or "#other" appended; an evidence passage
+/// joins the claim's gold evidence (the metrics count it); neither joins its family.
+void add_passages(std::vector<LabelledInput>& items, std::uint64_t seed);
+
 /// Per abstract, in order, title + " " + its sentences joined by one space (the BEIR layout's
 /// text): what the verifier's TF-IDF vectorizer is fitted on (VerifierTrainingData::corpus_texts).
 std::vector<std::string> corpus_texts(const std::vector<dataset::Abstract>& abstracts);

@@ -64,6 +64,13 @@ struct VerificationOptions {
   /// The relation features read the paraphrased direction words too (attenuated, boosted, rose,
   /// declined, ...: text::RelationFeatureOptions::paraphrased_directions).
   bool paraphrased_directions = true;
+  /// The free-text setting's training inputs add passages of a few sentences cut from the cited
+  /// abstracts (verification::add_passages): the rationale alone with its label, and a sentence
+  /// outside it as NOT_ENOUGH_INFO. Read by the builders of free-text training data only.
+  bool passages = false;
+  /// In the free-text setting, θ is this value instead of the grid's best when > 0: a threshold
+  /// chosen by cross-validation over more than SciFact (docs/builtin-verifier.md).
+  double free_text_nei_threshold = 0.0;
 };
 
 /// What a verifier was trained to read, recorded in its file so that a model is never used on

@@ -74,6 +74,13 @@ std::vector<verification::LabelledInput> SciFactVerifiers::free_text_inputs(cons
                                         config_.seed);
 }
 
+std::vector<verification::LabelledInput> SciFactVerifiers::free_text_training_inputs(
+    const std::vector<dataset::Claim>& claims) const {
+  auto items = free_text_inputs(claims);
+  if (config_.verification.options.passages) verification::add_passages(items, config_.seed);
+  return items;
+}
+
 const verification::ClaimVerifier& SciFactVerifiers::free_text() {
   if (!free_text_) {
     free_text_ = verification::load_claim_verifier(work_ / "models" / "verifier_free_text.safetensors",
@@ -83,7 +90,7 @@ const verification::ClaimVerifier& SciFactVerifiers::free_text() {
 }
 
 const verification::CrossFittedVerifier& SciFactVerifiers::cross_fitted_free_text() {
-  if (!cross_fitted_free_text_) cross_fitted_free_text_ = cross_fit("free_text", free_text_inputs(train_claims_));
+  if (!cross_fitted_free_text_) cross_fitted_free_text_ = cross_fit("free_text", free_text_training_inputs(train_claims_));
   return *cross_fitted_free_text_;
 }
 

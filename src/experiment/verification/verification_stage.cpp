@@ -195,7 +195,7 @@ void run_verification_stage(const ExperimentConfig& config, const SciFactVerifie
   // The oracle and the free-text verifier (what users' own pairs get), each also scored by
   // document label on the oracle dev pairs and on dev claims against abstracts without evidence.
   const auto off_evidence_dev = data.free_text_inputs(dev_claims);
-  const auto free_text_train = data.free_text_inputs(train_claims);
+  const auto free_text_train = data.free_text_training_inputs(train_claims);
   std::pair<std::string, Trained> settings[] = {
       {"oracle", train(oracle_train, corpus_texts, options)},
       {"free_text", train(free_text_train, corpus_texts, options, VerifierSetting::free_text)}};

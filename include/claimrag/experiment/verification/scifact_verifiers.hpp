@@ -54,6 +54,10 @@ class SciFactVerifiers {
   /// The free-text setting's inputs of `claims` (verification::free_text_inputs, neighbours from
   /// BM25's top kFreeTextNeighbourDepth, the experiment's seed).
   [[nodiscard]] std::vector<verification::LabelledInput> free_text_inputs(const std::vector<dataset::Claim>& claims) const;
+  /// What the free-text verifier is trained on: free_text_inputs, plus the passages of
+  /// verification::add_passages when the configuration asks for them.
+  [[nodiscard]] std::vector<verification::LabelledInput> free_text_training_inputs(
+      const std::vector<dataset::Claim>& claims) const;
   /// The open setting's k, chosen by the verification stage (UsageError before it has run).
   [[nodiscard]] std::size_t open_k() const;
   /// The open setting's inputs of `claims`: each claim's BM25 top open_k() abstracts.
