@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/strict_json.hpp"
@@ -303,7 +304,7 @@ ExperimentConfig load_config(const std::filesystem::path& path) {
   config.source = path.string();
   config.checksum = io::checksum_hex(text);
   try {
-    config.as_json = nlohmann::json::parse(text);
+    config.as_json = nlohmann::json::parse(io::depth_checked(text, path.string()));
   } catch (const nlohmann::json::parse_error& error) {
     throw UsageError(path.string() + ": not valid JSON: " + error.what());
   }

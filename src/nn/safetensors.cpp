@@ -7,6 +7,7 @@
 #include <set>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/safetensors_checksum.hpp"
@@ -120,8 +121,7 @@ nlohmann::json checked_header(const std::string& bytes, const std::string& file,
   }
   nlohmann::json header;
   try {
-    header = nlohmann::json::parse(bytes.begin() + kHeaderLengthBytes,
-                                   bytes.begin() + static_cast<std::ptrdiff_t>(kHeaderLengthBytes + header_length));
+    header = nlohmann::json::parse(io::depth_checked(std::string_view(bytes).substr(kHeaderLengthBytes, header_length), file));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(file, std::string("malformed safetensors header: ") + error.what());
   }
