@@ -6,9 +6,11 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <system_error>
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 
@@ -116,7 +118,7 @@ CheckpointTensors::CheckpointTensors(const std::filesystem::path& folder) {
   const std::string index_file = index.string();
   json object;
   try {
-    object = json::parse(io::read_file(index));
+    object = json::parse(io::read_json_text(index));
   } catch (const json::parse_error& error) {
     throw DataError(index_file, std::string("malformed JSON: ") + error.what());
   }
@@ -134,7 +136,10 @@ CheckpointTensors::CheckpointTensors(const std::filesystem::path& folder) {
   }
   for (const auto& [shard, names] : names_by_shard) {
     const auto path = folder / shard;
-    if (!std::filesystem::exists(path)) throw DataError(index_file, "lists shard '" + shard + "', which is not in the folder");
+    std::error_code error_code;  // a name too long to examine is the index's fault, not a crash
+    const bool exists = std::filesystem::exists(path, error_code);
+    if (error_code) throw DataError(index_file, "lists shard '" + shard + "', which cannot be examined: " + error_code.message());
+    if (!exists) throw DataError(index_file, "lists shard '" + shard + "', which is not in the folder");
     open_file(path, &names);
   }
 }
@@ -152,7 +157,7 @@ void CheckpointTensors::open_file(const std::filesystem::path& path, const std::
   json header;
   try {
     const auto* text = reinterpret_cast<const char*>(bytes.data()) + kHeaderLengthBytes;
-    header = json::parse(text, text + header_length);
+    header = json::parse(io::depth_checked(std::string_view(text, header_length), file));
   } catch (const json::parse_error& error) {
     throw DataError(file, std::string("malformed safetensors header: ") + error.what());
   }
