@@ -8,6 +8,7 @@
 
 #include "claimrag/bm25/index.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/checksum.hpp"
 
 namespace claimrag::bm25 {
@@ -148,7 +149,7 @@ void InvertedIndex::attach(std::span<const std::byte> image, const std::string& 
     }
   }
   try {
-    const auto metadata = nlohmann::json::parse(text_of(format::kMetadata));
+    const auto metadata = nlohmann::json::parse(io::depth_checked(text_of(format::kMetadata), source));
     const auto checksum = metadata.is_object() ? metadata.find("corpus_checksum") : metadata.end();
     if (checksum == metadata.end() || !checksum->is_string()) throw fail("metadata has no corpus_checksum string");
     corpus_checksum_ = checksum->get<std::string>();

@@ -93,7 +93,7 @@ void add_ground_command(CLI::App& root) {
     }
     request.served = served;
     with_outputs({.inputs = {options->answers, options->questions, options->data, options->original, options->run, options->model,
-                             options->config, judge_prompt_input(source), generates ? request.generation.prompt : std::filesystem::path{},
+                             options->config, verifier_input(source), generates ? request.generation.prompt : std::filesystem::path{},
                              served.replay},
                   .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out), served.record}},
                  [&] { experiment::run_ground(request, config_from(options->config)); });

@@ -102,7 +102,7 @@ void add_interrogate_command(CLI::App& root) {
     auto files = interrogation::command_files(run);
     files.files.push_back(experiment::verifier_meta_output(*verifier, options->out));
     files.files.push_back(source.served.record);
-    files.inputs.push_back(judge_prompt_input(source));
+    files.inputs.push_back(verifier_input(source));
     with_outputs(files, [&] { interrogation::run_interrogate(run); });
   });
 }

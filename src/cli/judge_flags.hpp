@@ -66,9 +66,13 @@ experiment::VerifierSource apply_judge_flags(Request& request, const JudgeFlags&
   return source;
 }
 
-/// The prompt file an LLM judge reads (an input of the command), else empty.
-inline std::filesystem::path judge_prompt_input(const experiment::VerifierSource& source) {
-  if (source.spec.empty() || verification::parse_verifier_spec(source.spec).kind != verification::VerifierKind::llm) return {};
+/// What the verifier reads, an input of the command: an LLM judge's prompt file, a checkpoint's
+/// folder (whose model files io::OutputPlan counts as inputs), else empty.
+inline std::filesystem::path verifier_input(const experiment::VerifierSource& source) {
+  if (source.spec.empty()) return {};
+  const auto spec = verification::parse_verifier_spec(source.spec);
+  if (spec.kind == verification::VerifierKind::checkpoint) return spec.location;
+  if (spec.kind != verification::VerifierKind::llm) return {};
   return source.llm_prompt.empty() ? experiment::shipped_file(experiment::kDefaultJudgePrompt) : source.llm_prompt;
 }
 

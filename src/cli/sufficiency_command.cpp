@@ -114,7 +114,7 @@ void add_sufficiency_command(CLI::App& root) {
     const auto& served = judged ? flags->judge_served : source.served;
     with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
                              flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config,
-                             judge_prompt_input(source), judged ? options.judge.prompt : std::filesystem::path{}, served.replay},
+                             verifier_input(source), judged ? options.judge.prompt : std::filesystem::path{}, served.replay},
                   .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out), options.evaluation,
                             served.record}},
                  [&] { run_command(*flags); });

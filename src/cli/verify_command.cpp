@@ -52,7 +52,7 @@ void add_verify_command(CLI::App& root) {
     request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
     const auto source = apply_judge_flags(request, options->judge, options->out);
     with_outputs({.inputs = {options->data, options->queries, options->run, options->pairs, options->index,
-                             options->original, options->model, options->config, judge_prompt_input(source),
+                             options->original, options->model, options->config, verifier_input(source),
                              source.served.replay},
                   .files = {options->out, options->save_model,
                             experiment::verifier_meta_output(options->request.verifier, options->out), source.served.record}},

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/checksum.hpp"
 
 namespace claimrag::dense {
@@ -63,7 +64,7 @@ LoadedModel load_model(const std::filesystem::path& path, const DenseOptions& ex
                "the configuration (" + options_text(expected) + ")");
   std::vector<std::string> tokens;
   try {
-    tokens = nlohmann::json::parse(required(metadata, file, "vocabulary")).get<std::vector<std::string>>();
+    tokens = nlohmann::json::parse(io::depth_checked(required(metadata, file, "vocabulary"), file)).get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& error) {
     throw DataError(file, std::string("metadata 'vocabulary' is not a JSON array of strings: ") + error.what());
   }

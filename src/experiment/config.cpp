@@ -7,6 +7,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/shipped_files.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/strict_json.hpp"
@@ -307,7 +308,7 @@ ExperimentConfig read_config(const std::string& text, const std::string& name, c
   config.source = name;
   config.checksum = io::checksum_hex(text);
   try {
-    config.as_json = nlohmann::json::parse(text);
+    config.as_json = nlohmann::json::parse(io::depth_checked(text, name));
   } catch (const nlohmann::json::parse_error& error) {
     throw UsageError(name + ": not valid JSON: " + error.what());
   }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 
 namespace claimrag::experiment {
@@ -14,7 +15,7 @@ namespace {
 nlohmann::json load_section(const std::filesystem::path& file, const std::string& section) {
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(io::read_file(file));
+    document = nlohmann::json::parse(io::read_json_text(file));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(file.string(), std::string("not valid JSON: ") + error.what());
   }
@@ -57,7 +58,7 @@ std::size_t CheckReport::failures() const {
 CheckReport check_all(const std::filesystem::path& expected_file, const Results& results) {
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(io::read_file(expected_file));
+    document = nlohmann::json::parse(io::read_json_text(expected_file));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(expected_file.string(), std::string("not valid JSON: ") + error.what());
   }
@@ -77,7 +78,7 @@ CheckReport check_all(const std::filesystem::path& expected_file, const Results&
 Results read_results(const std::filesystem::path& results_json) {
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(io::read_file(results_json));
+    document = nlohmann::json::parse(io::read_json_text(results_json));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(results_json.string(), std::string("not valid JSON: ") + error.what());
   }
@@ -103,7 +104,7 @@ std::string section_for_tag(const std::string& tag) {
 void validate_expectations(const std::filesystem::path& expected_file) {
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(io::read_file(expected_file));
+    document = nlohmann::json::parse(io::read_json_text(expected_file));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(expected_file.string(), std::string("not valid JSON: ") + error.what());
   }

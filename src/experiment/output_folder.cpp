@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/process_alive.hpp"
 
@@ -27,7 +28,7 @@ Marker read_marker(const fs::path& folder) {
   if (!fs::is_regular_file(file, error)) return {};
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(io::read_file(file));
+    json = nlohmann::json::parse(io::read_json_text(file));
   } catch (const nlohmann::json::exception&) {
     throw UsageError(file.string() + ": unreadable marker; remove the folder yourself if it is not needed");
   }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 
 namespace claimrag::experiment {
@@ -18,7 +19,7 @@ PaperNumbers load_paper_numbers(const std::filesystem::path& path) {
   const std::string source = path.string();
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(io::read_file(path));
+    document = nlohmann::json::parse(io::read_json_text(path));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(source, std::string("not valid JSON: ") + error.what());
   }

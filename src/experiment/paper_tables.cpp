@@ -5,6 +5,7 @@
 
 #include "claimrag/gate/thresholds.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/table.hpp"
 
 namespace claimrag::experiment {
@@ -134,7 +135,7 @@ void write_report(const Reproduction& reproduction, const ExperimentConfig& conf
   report << "# Reproduction report: " << config.name << "\n\n"
          << "Configuration `" << config.source << "` (checksum " << config.checksum << "), seed " << config.seed << ".\n\n";
   nlohmann::json expected;
-  if (!config.expected.empty()) expected = nlohmann::json::parse(io::read_file(config.expected));
+  if (!config.expected.empty()) expected = nlohmann::json::parse(io::read_json_text(config.expected));
   if (!paper.empty()) report << "The paper's numbers: " << paper.source << " (`" << config.paper << "`).\n\n";
   report << "| section | metric | paper | ours | difference | check | why they differ |\n|---|---|---|---|---|---|---|\n";
   for (const auto& [section, values] : reproduction.results) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/strict_json.hpp"
 
@@ -69,7 +70,7 @@ std::vector<Probe> load_probes(const std::filesystem::path& file) {
   const std::string source = file.string();
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(io::read_file(file));
+    document = nlohmann::json::parse(io::read_json_text(file));
   } catch (const nlohmann::json::parse_error& error) {
     throw UsageError(source + ": not valid JSON: " + error.what());
   }

@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/output_plan.hpp"
 #include "claimrag/io/output_target.hpp"
@@ -43,7 +44,7 @@ nlohmann::json journal_of(const std::vector<std::pair<fs::path, fs::path>>& file
 void replay(const fs::path& journal_file) {
   nlohmann::json journal;
   try {
-    journal = nlohmann::json::parse(read_file(journal_file));
+    journal = nlohmann::json::parse(read_json_text(journal_file));
     bool complete = true;
     for (const auto& journal_entry : journal.at("journals")) complete = complete && fs::exists(journal_entry.get<std::string>());
     for (const auto& file : journal.at("files")) {

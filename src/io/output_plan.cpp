@@ -6,6 +6,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file_set.hpp"
+#include "claimrag/io/model_folder.hpp"
 #include "claimrag/io/output_target.hpp"
 #include "claimrag/io/temporary_names.hpp"
 
@@ -53,7 +54,10 @@ void refuse_shared_files(const std::vector<Named>& paths) {
 OutputPlan::OutputPlan(const OutputDeclaration& declaration) {
   std::vector<Named> paths;
   for (const auto& input : declaration.inputs) {
-    if (!input.empty()) paths.push_back({input, identity_of(input), true});
+    if (input.empty()) continue;
+    paths.push_back({input, identity_of(input), true});
+    // A model folder is read file by file: each of its files is an input too.
+    for (const auto& file : model_folder_files(input)) paths.push_back({file.path, identity_of(file.path), true});
   }
   for (const auto& file : declaration.files) {
     if (file.empty()) continue;

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/safetensors_checksum.hpp"
@@ -119,7 +120,7 @@ nlohmann::json checked_header(const std::string& bytes, const std::string& file,
     throw DataError(file, "header length " + std::to_string(header_length) + " exceeds the file size");
   }
   nlohmann::json header =
-      parse_safetensors_header(std::string_view(bytes).substr(kHeaderLengthBytes, header_length), file);
+      parse_safetensors_header(io::depth_checked(std::string_view(bytes).substr(kHeaderLengthBytes, header_length), file), file);
   io::verify_safetensors_checksum(bytes, file);
   return header;
 }

@@ -7,9 +7,11 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <system_error>
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/nn/safetensors.hpp"
@@ -163,7 +165,7 @@ void CheckpointTensors::open_shards(const std::filesystem::path& index,
   const std::string index_file = index.string();
   json object;
   try {
-    object = json::parse(io::read_file(index));
+    object = json::parse(io::read_json_text(index));
   } catch (const json::parse_error& error) {
     throw DataError(index_file, std::string("malformed JSON: ") + error.what());
   }
@@ -182,7 +184,10 @@ void CheckpointTensors::open_shards(const std::filesystem::path& index,
   const auto folder = index.parent_path();
   for (const auto& [shard, names] : names_by_shard) {
     const auto path = folder / shard;
-    if (!std::filesystem::exists(path)) throw DataError(index_file, "lists shard '" + shard + "', which is not in the folder");
+    std::error_code error_code;  // a name too long to examine is the index's fault, not a crash
+    const bool exists = std::filesystem::exists(path, error_code);
+    if (error_code) throw DataError(index_file, "lists shard '" + shard + "', which cannot be examined: " + error_code.message());
+    if (!exists) throw DataError(index_file, "lists shard '" + shard + "', which is not in the folder");
     (this->*open)(path, &names);
   }
 }
@@ -207,7 +212,8 @@ void CheckpointTensors::open_file(const std::filesystem::path& path, const std::
     throw DataError(file, "header length " + std::to_string(header_length) + " exceeds the file size");
   }
   const json header = nn::parse_safetensors_header(
-      std::string_view(reinterpret_cast<const char*>(bytes.data()) + kHeaderLengthBytes, header_length), file);
+      io::depth_checked(std::string_view(reinterpret_cast<const char*>(bytes.data()) + kHeaderLengthBytes, header_length), file),
+      file);
   const std::uint64_t data_start = kHeaderLengthBytes + header_length;
   const std::uint64_t data_size = bytes.size() - data_start;
   // As the reference reader requires: the tensors' data, in offset order, follow one another

@@ -1,11 +1,13 @@
 #include "claimrag/pretrained/model_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 
 namespace claimrag::pretrained {
@@ -117,9 +119,15 @@ std::vector<std::string> read_labels(const ConfigReader& reader) {
     by_id[id] = value.get<std::string>();
   }
   std::vector<std::string> labels;
+  std::map<std::string, std::int64_t> id_of_name;
   for (const auto& [id, name] : by_id) {
     if (id != static_cast<std::int64_t>(labels.size())) {
       throw DataError(reader.file(), "\"id2label\" lacks id " + std::to_string(labels.size()));
+    }
+    // The reference's label2id keeps one id per name: a name given twice would lose a label.
+    if (const auto [first, added] = id_of_name.emplace(name, id); !added) {
+      throw DataError(reader.file(), "\"id2label\" names label '" + name + "' twice (ids " + std::to_string(first->second) +
+                                         " and " + std::to_string(id) + ")");
     }
     labels.push_back(name);
   }
@@ -188,6 +196,43 @@ void refuse_unsupported_options(const ConfigReader& reader) {
   }
 }
 
+// Sizes beyond any real encoder's, far enough below the int64 range that no product of two
+// overflows, and checked before anything is allocated from them.
+constexpr std::int64_t kMaxModelSize = std::int64_t{1} << 24;  // vocabulary, hidden and intermediate sizes
+constexpr std::int64_t kMaxPositions = std::int64_t{1} << 20;  // positions, relative positions and buckets
+constexpr std::int64_t kMaxLayers = 4096;
+
+// The ranges of the values a forward pass indexes or divides by, so that a crafted config.json is
+// refused by name instead of reading outside a table or computing NaN.
+void check_value_ranges(const ModelConfig& config) {
+  const auto at_most = [&](const char* key, std::int64_t value, std::int64_t limit) {
+    if (value > limit) {
+      throw DataError(config.file, std::string("\"") + key + "\" is " + std::to_string(value) + ", more than the " +
+                                       std::to_string(limit) + " claimrag accepts");
+    }
+  };
+  for (const auto& [key, value] : {std::pair{"vocab_size", config.vocab_size}, std::pair{"hidden_size", config.hidden_size},
+                                   std::pair{"intermediate_size", config.intermediate_size},
+                                   std::pair{"type_vocab_size", config.type_vocab_size},
+                                   std::pair{"embedding_size", config.embedding_size}}) {
+    at_most(key, value, kMaxModelSize);
+  }
+  at_most("num_hidden_layers", config.num_hidden_layers, kMaxLayers);
+  at_most("max_position_embeddings", config.max_position_embeddings, kMaxPositions);
+  at_most("max_relative_positions", config.max_relative_positions, kMaxPositions);
+  at_most("position_buckets", config.position_buckets, kMaxPositions);
+  if (config.pad_token_id < 0 || config.pad_token_id >= config.vocab_size) {
+    throw DataError(config.file, "\"pad_token_id\" " + std::to_string(config.pad_token_id) +
+                                     " is not a token id of the vocabulary (0 to vocab_size - 1 = " +
+                                     std::to_string(config.vocab_size - 1) + ")");
+  }
+  // Read as float32, as the model computes: a value too small for a float is 0.
+  if (!std::isfinite(config.layer_norm_eps) || !(config.layer_norm_eps > 0.0F)) {
+    throw DataError(config.file, "\"layer_norm_eps\" must be a positive number a float32 holds, got " +
+                                     std::to_string(config.layer_norm_eps));
+  }
+}
+
 }  // namespace
 
 std::string architecture_name(Architecture architecture) {
@@ -221,7 +266,7 @@ ModelConfig read_model_config(const std::filesystem::path& folder) {
   if (!std::filesystem::exists(path)) throw DataError(config.file, "no config.json in the checkpoint folder");
   json object;
   try {
-    object = json::parse(io::read_file(path));
+    object = json::parse(io::read_json_text(path));
   } catch (const json::parse_error& error) {
     throw DataError(config.file, std::string("malformed JSON: ") + error.what());
   }
@@ -259,15 +304,16 @@ ModelConfig read_model_config(const std::filesystem::path& folder) {
     throw DataError(config.file, "hidden_size " + std::to_string(config.hidden_size) + " is not a multiple of " +
                                      std::to_string(config.num_attention_heads) + " attention heads");
   }
-  if (config.architecture == Architecture::roberta && config.max_tokens() < 1) {
-    throw DataError(config.file, "max_position_embeddings leaves no position after padding_idx " +
-                                     std::to_string(config.pad_token_id));
-  }
   refuse_unsupported_options(reader);
   if (deberta) {
     read_deberta_options(reader, config);
   } else {
     refuse_unsupported_bert_options(reader);
+  }
+  check_value_ranges(config);
+  if (config.architecture == Architecture::roberta && config.max_tokens() < 1) {
+    throw DataError(config.file, "max_position_embeddings leaves no position after padding_idx " +
+                                     std::to_string(config.pad_token_id));
   }
   if (deberta && object.contains("attention_head_size") &&
       reader.integer("attention_head_size", 0) * config.num_attention_heads != config.hidden_size) {

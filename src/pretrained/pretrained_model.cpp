@@ -1,11 +1,13 @@
 #include "claimrag/pretrained/pretrained_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include <spdlog/spdlog.h>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/model_folder.hpp"
 #include "claimrag/parallel_for.hpp"
 #include "claimrag/pretrained/run_progress.hpp"
 #include "claimrag/sequential_eigen.hpp"
@@ -85,6 +87,18 @@ void PretrainedModel::require_head(HeadKind wanted, const std::string& purpose) 
                    " head (" + description() + ")");
 }
 
+void PretrainedModel::require_finite_outputs(const std::vector<Prediction>& predictions) const {
+  for (std::size_t i = 0; i < predictions.size(); ++i) {
+    const auto& values = predictions[i].values;
+    const auto bad = std::find_if(values.begin(), values.end(), [](float value) { return !std::isfinite(value); });
+    if (bad == values.end()) continue;
+    // Finite inputs give finite outputs unless the model itself is broken (layer_norm_eps, weights
+    // near the float range): the folder is to blame, not the input.
+    throw DataError(folder_.string(), "the model computed " + std::to_string(*bad) + " for input " + std::to_string(i + 1) +
+                                          ": its configuration or weights are broken (" + description() + ")");
+  }
+}
+
 Prediction PretrainedModel::predict_one(const TokenSequence& sequence, bool keep_hidden_states) const {
   EncoderStates states = encoder_.encode(sequence, keep_hidden_states);
   Prediction prediction;
@@ -99,7 +113,9 @@ std::vector<Prediction> PretrainedModel::predict(const std::vector<TokenSequence
   if (options.batch_size == 0) throw UsageError("the batch size must be positive");
   for (std::size_t i = 0; i < sequences.size(); ++i) {
     const std::string problem = encoder_.input_problem(sequences[i]);
-    if (!problem.empty()) throw DataError("sequence " + std::to_string(i + 1) + ": " + problem);
+    // The tokenizer and the model of one folder disagree (a token id outside the embeddings, a
+    // sequence longer than the positions): the folder is to blame.
+    if (!problem.empty()) throw DataError(folder_.string(), "sequence " + std::to_string(i + 1) + ": " + problem);
   }
   // Longest first, ties in input order: batches hold sequences of similar lengths, and the
   // longest start first so the threads finish together.
@@ -119,11 +135,14 @@ std::vector<Prediction> PretrainedModel::predict(const std::vector<TokenSequence
     });
     progress.advance(start + count);
   }
+  require_finite_outputs(predictions);
   return predictions;
 }
 
 PretrainedModel load_pretrained_model(const std::filesystem::path& folder) {
-  if (!std::filesystem::is_directory(folder)) throw DataError(folder.string(), "not a checkpoint folder");
+  if (std::error_code error; !std::filesystem::is_directory(folder, error)) throw DataError(folder.string(), "not a checkpoint folder");
+  // Every file the model and its tokenizer are read from: regular, of a bounded size, no output.
+  (void)io::check_model_folder(folder);
   ModelConfig config = read_model_config(folder);
   const HeadKind head = choose_head(folder, config);
   SentencePooling pooling;

@@ -1,9 +1,11 @@
 #include "claimrag/pretrained/sentence_pooling.hpp"
 
 #include <cmath>
+#include <system_error>
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 
 namespace claimrag::pretrained {
@@ -11,10 +13,15 @@ namespace {
 
 using nlohmann::json;
 
-json read_json(const std::filesystem::path& path) {
-  if (!std::filesystem::exists(path)) throw DataError(path.string(), "missing");
+// `named_by` is the file that led to `path` (modules.json names the Pooling folder), so a path
+// that cannot even be examined (too long, unreadable parent) is reported against the file at fault.
+json read_json(const std::filesystem::path& path, const std::string& named_by) {
+  std::error_code error_code;
+  const bool exists = std::filesystem::exists(path, error_code);
+  if (error_code) throw DataError(named_by, "cannot examine " + path.string() + ": " + error_code.message());
+  if (!exists) throw DataError(path.string(), "missing");
   try {
-    return json::parse(io::read_file(path));
+    return json::parse(io::read_json_text(path));
   } catch (const json::parse_error& error) {
     throw DataError(path.string(), std::string("malformed JSON: ") + error.what());
   }
@@ -29,12 +36,15 @@ bool read_mode(const json& config, const std::string& file, const char* key) {
 
 }  // namespace
 
-bool has_sentence_modules(const std::filesystem::path& folder) { return std::filesystem::exists(folder / "modules.json"); }
+bool has_sentence_modules(const std::filesystem::path& folder) {
+  std::error_code error_code;  // an unexaminable folder is reported by the reader that opens it
+  return std::filesystem::exists(folder / "modules.json", error_code);
+}
 
 SentencePooling read_sentence_pooling(const std::filesystem::path& folder) {
   const auto modules_path = folder / "modules.json";
   const std::string modules_file = modules_path.string();
-  const json modules = read_json(modules_path);
+  const json modules = read_json(modules_path, modules_file);
   if (!modules.is_array()) throw DataError(modules_file, "not a list of modules");
   SentencePooling pooling;
   std::string pooling_folder;
@@ -60,7 +70,7 @@ SentencePooling read_sentence_pooling(const std::filesystem::path& folder) {
   if (pooling_folder.find("..") != std::string::npos) throw DataError(modules_file, "Pooling path leaves the folder");
   const auto config_path = folder / pooling_folder / "config.json";
   const std::string config_file = config_path.string();
-  const json config = read_json(config_path);
+  const json config = read_json(config_path, modules_file);
   if (!config.is_object()) throw DataError(config_file, "not a JSON object");
   pooling.cls_token = read_mode(config, config_file, "pooling_mode_cls_token");
   pooling.max_tokens = read_mode(config, config_file, "pooling_mode_max_tokens");

@@ -5,6 +5,8 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/io/json_depth.hpp"
+#include "claimrag/io/model_folder.hpp"
 #include "claimrag/io/mapped_file.hpp"
 #include "claimrag/io/atomic_file.hpp"
 
@@ -54,6 +56,7 @@ TextOutputs TextModel::run(std::span<const TextInput> inputs, std::size_t max_le
 }
 
 nlohmann::ordered_json checkpoint_files_record(const fs::path& folder) {
+  (void)io::check_model_folder(folder);
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(folder)) {
     if (entry.is_regular_file() && is_weight_file(entry.path())) files.push_back(entry.path());
@@ -68,7 +71,7 @@ nlohmann::ordered_json checkpoint_files_record(const fs::path& folder) {
   nlohmann::ordered_json record;
   record["folder"] = folder.string();
   try {
-    record["config"] = nlohmann::ordered_json::parse(io::read_file(config_file));
+    record["config"] = nlohmann::ordered_json::parse(io::read_json_text(config_file));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(config_file.string(), std::string("malformed JSON: ") + error.what());
   }

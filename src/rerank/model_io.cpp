@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/safetensors_checksum.hpp"
@@ -158,7 +159,7 @@ RerankerModel load_model(const std::filesystem::path& path) {
   if (header_size > bytes.size() - sizeof header_size) throw DataError(source, "not a safetensors file (bad header length)");
   nlohmann::json header;
   try {
-    header = nlohmann::json::parse(bytes.substr(sizeof header_size, header_size));
+    header = nlohmann::json::parse(io::depth_checked(std::string_view(bytes).substr(sizeof header_size, header_size), source));
   } catch (const nlohmann::json::parse_error&) {
     throw DataError(source, "not a safetensors file (the header is not JSON)");
   }

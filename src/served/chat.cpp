@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "claimrag/error.hpp"
-#include "claimrag/io/json_nesting_depth.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/served/endpoint.hpp"
 
 namespace claimrag::served {

@@ -9,7 +9,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
-#include "claimrag/io/json_nesting_depth.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/utf8.hpp"
 #include "curl_post.hpp"
 

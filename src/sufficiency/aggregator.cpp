@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/json_output.hpp"
@@ -165,7 +166,7 @@ SureModel load_sure(const std::filesystem::path& file) {
   const std::string name = file.string();
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(io::read_file(file));
+    json = nlohmann::json::parse(io::read_json_text(file));
   } catch (const nlohmann::json::exception& error) {
     throw DataError(name, std::string("not JSON: ") + error.what());
   }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 
 namespace claimrag::tfidf {
@@ -32,7 +33,7 @@ TfidfVectorizer load(const std::filesystem::path& path) {
   const std::string file = path.string();
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(io::read_file(path));
+    document = nlohmann::json::parse(io::read_json_text(path));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(file, std::string("not valid JSON: ") + error.what());
   }

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
 
 namespace claimrag::tokenizer {
@@ -19,7 +20,7 @@ nlohmann::json read_json_object(const std::filesystem::path& path) {
   const std::string text = io::read_file(path);
   nlohmann::json parsed;
   try {
-    parsed = nlohmann::json::parse(text);
+    parsed = nlohmann::json::parse(io::depth_checked(text, path.string()));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(path.string(), std::string("not valid JSON (") + error.what() + ")");
   }

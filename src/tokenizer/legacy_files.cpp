@@ -91,8 +91,8 @@ void apply_slow_class_limits(const FolderSettings& settings, PipelineParts& part
 std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path& file, const FolderSettings& settings) {
   const std::string source = file.string();
   const std::string text = with_universal_newlines(io::read_file(file));
-  // One token per line, its id the line's index; a repeated token keeps its last line, as
-  // BertTokenizer reads the file.
+  // One token per line, its id the line's index. A token on two lines is refused: BertTokenizer
+  // keeps its last line, which leaves the first line's id to no token at all.
   Vocabulary vocabulary;
   std::size_t start = 0;
   std::int32_t index = 0;
@@ -101,7 +101,12 @@ std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path
     if (end == std::string::npos) end = text.size();
     std::string token = text.substr(start, end - start);
     (void)unicode::decode_utf8(token, source + ":" + std::to_string(index + 1));
-    vocabulary[token] = index++;
+    if (const auto [first, added] = vocabulary.emplace(token, index); !added) {
+      throw DataError(source, static_cast<std::size_t>(index) + 1,
+                      "the token \"" + abbreviated(token, 80) + "\" is also on line " + std::to_string(first->second + 1) +
+                          ": each token of the vocabulary must be on one line");
+    }
+    ++index;
     start = end + 1;
   }
   if (vocabulary.empty()) throw DataError(source, "the vocabulary is empty");

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/nn/safetensors.hpp"
 #include "feature_verifier.hpp"
@@ -221,13 +222,13 @@ std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& 
   FittedVerifier fitted;
   std::vector<std::string> terms;
   try {
-    fitted.options = parse_options(field(metadata, file, "options"));
-    if (nlohmann::json::parse(field(metadata, file, "sentence_features")).get<std::vector<std::string>>() != sentence_feature_names() ||
-        nlohmann::json::parse(field(metadata, file, "label_features")).get<std::vector<std::string>>() !=
+    fitted.options = parse_options(std::string(io::depth_checked(field(metadata, file, "options"), file)));
+    if (nlohmann::json::parse(io::depth_checked(field(metadata, file, "sentence_features"), file)).get<std::vector<std::string>>() != sentence_feature_names() ||
+        nlohmann::json::parse(io::depth_checked(field(metadata, file, "label_features"), file)).get<std::vector<std::string>>() !=
             label_row_names(fitted.options)) {
       throw DataError(file, "was trained on other features than this program computes");
     }
-    terms = nlohmann::json::parse(field(metadata, file, "tfidf_terms")).get<std::vector<std::string>>();
+    terms = nlohmann::json::parse(io::depth_checked(field(metadata, file, "tfidf_terms"), file)).get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& error) {
     throw DataError(file, std::string("malformed claim verifier metadata: ") + error.what());
   }

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 
 namespace claimrag::verifier {
 namespace {
@@ -51,14 +52,14 @@ LoadedVerifier load_verifier(const std::filesystem::path& path) {
   }
   VerifierOptions options;
   try {
-    const auto json = nlohmann::json::parse(required(loaded.metadata, file, "options"));
+    const auto json = nlohmann::json::parse(io::depth_checked(required(loaded.metadata, file, "options"), file));
     options.num_classes = json.at("num_classes").get<int>();
     options.d_model = json.at("d_model").get<Eigen::Index>();
     options.heads = json.at("heads").get<Eigen::Index>();
     options.d_ff = json.at("d_ff").get<Eigen::Index>();
     options.max_length = json.at("max_length").get<std::size_t>();
     options.embedding_stddev = json.at("embedding_stddev").get<double>();
-    loaded.vocabulary = Vocabulary(nlohmann::json::parse(required(loaded.metadata, file, "vocabulary")).get<std::vector<std::string>>());
+    loaded.vocabulary = Vocabulary(nlohmann::json::parse(io::depth_checked(required(loaded.metadata, file, "vocabulary"), file)).get<std::vector<std::string>>());
   } catch (const nlohmann::json::exception& error) {
     throw DataError(file, std::string("malformed verifier metadata: ") + error.what());
   } catch (const InternalError& error) {

@@ -43,8 +43,7 @@ dataset::Corpus small_corpus() {
   return corpus;
 }
 
-// Loads `file` and, when it loads, uses what was loaded the way claimrag would.
-using Reader = std::function<void(const fs::path& file)>;
+using claimrag::testing::Reader;
 
 void load_and_search_index(const fs::path& file) {
   const auto index = bm25::load_index(file);
@@ -55,29 +54,9 @@ void load_and_search_index(const fs::path& file) {
   }
 }
 
-// Every mutated version must either load or be refused with a DataError naming the file.
 void fuzz(const std::string& original, const fs::path& file, const Reader& read,
           const std::function<void(std::string&)>& reseal, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  int refused = 0;
-  for (int round = 0; round < kRounds; ++round) {
-    std::string bytes = original;
-    const int mutations = 1 + static_cast<int>(rng() % 3);
-    for (int m = 0; m < mutations; ++m) claimrag::testing::mutate(bytes, rng);
-    reseal(bytes);
-    io::write_file_atomically(file, bytes, true);
-    try {
-      read(file);
-    } catch (const DataError& error) {
-      ++refused;
-      EXPECT_NE(std::string(error.what()).find(file.string()), std::string::npos) << error.what();
-    } catch (const std::exception& error) {
-      ADD_FAILURE() << "seed " << seed << " round " << round << ": " << typeid(error).name() << ": " << error.what();
-      io::write_file_atomically(file.string() + ".failing", bytes, true);
-      return;
-    }
-  }
-  EXPECT_GT(refused, 0) << "no mutation was refused: the test damages nothing";
+  claimrag::testing::fuzz_reader(original, file, read, reseal, seed, kRounds);
 }
 
 void no_reseal(std::string&) {}

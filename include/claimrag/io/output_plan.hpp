@@ -29,7 +29,9 @@ namespace claimrag::io {
 
 /// What a command reads and writes. Empty paths (options not given) are skipped.
 struct OutputDeclaration {
-  std::vector<std::filesystem::path> inputs = {};   ///< files or folders read
+  /// Files or folders read. The files a folder holds for a model (io/model_folder.hpp: config,
+  /// weights, tokenizer and sentence-transformers files) are inputs too.
+  std::vector<std::filesystem::path> inputs = {};
   std::vector<std::filesystem::path> files = {};    ///< files written
   std::vector<std::filesystem::path> folders = {};  ///< folders written into
 };

@@ -61,6 +61,8 @@ class PretrainedModel {
 
  private:
   [[nodiscard]] Prediction predict_one(const TokenSequence& sequence, bool keep_hidden_states) const;
+  /// DataError naming the folder when a prediction holds NaN or infinity.
+  void require_finite_outputs(const std::vector<Prediction>& predictions) const;
 
   std::filesystem::path folder_;
   Encoder encoder_;

@@ -35,6 +35,9 @@ class Bpe final : public SubwordModel {
     std::size_t rank;
     std::int32_t merged_id;
   };
+  /// Applies the merges to a word's symbols (see above), in place.
+  void merge_all(std::vector<std::int32_t>& ids) const;
+
   BpeOptions options_;
   std::map<std::pair<std::int32_t, std::int32_t>, Merge> merges_;
   std::optional<std::int32_t> unk_id_;

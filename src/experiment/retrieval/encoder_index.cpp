@@ -6,6 +6,7 @@
 
 #include "claimrag/dense/search.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/experiment/retrieval/dense_stage.hpp"
 #include "claimrag/experiment/meta.hpp"
 #include "claimrag/io/atomic_file.hpp"
@@ -64,7 +65,7 @@ nn::Matrix<float> encode(const pretrained::TextModel& model, const std::vector<s
 ordered_json read_record(const fs::path& index_folder) {
   const auto file = index_folder / kEncoderRecordFile;
   try {
-    return ordered_json::parse(io::read_file(file));
+    return ordered_json::parse(io::read_json_text(file));
   } catch (const nlohmann::json::exception& error) {
     throw DataError(file.string(), std::string("not an encoder record: ") + error.what());
   }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 #include "claimrag/interrogation/builtin_responder.hpp"
 #include "claimrag/interrogation/evaluation.hpp"
@@ -167,7 +168,7 @@ void run_interrogation_stage(StageContext& context) {
                                             {"dev_refute", static_cast<double>(per_class[1])},
                                             {"dev_neutral", static_cast<double>(per_class[2])}};
 
-  const auto paper = settings.paper.empty() ? nlohmann::json::object() : nlohmann::json::parse(io::read_file(settings.paper));
+  const auto paper = settings.paper.empty() ? nlohmann::json::object() : nlohmann::json::parse(io::read_json_text(settings.paper));
   io::write_tsv(score_table({"rag", "ag", "cf", "all", "verifier", "verifier_argmax"}, systems, dev.gold, paper),
                 context.work / "tables" / "interrogation_strategies.tsv");
   io::write_tsv(score_table({"rag", "wp", "wig", "wbu", "all", "verifier", "verifier_argmax"}, systems, dev.gold, paper),

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/table.hpp"
@@ -42,7 +43,7 @@ void write_method_table(const std::vector<MethodResult>& methods, const std::vec
 void write_paper_table(const sufficiency::SufficiencyReport& report, const std::string& paper_file, const fs::path& file) {
   io::Table table{{"quantity", "sure_rag_paper_hotpotqa_rag_v3", "claimrag_scifact"}, {}};
   if (paper_file.empty()) return;
-  const auto paper = nlohmann::json::parse(io::read_file(paper_file));
+  const auto paper = nlohmann::json::parse(io::read_json_text(paper_file));
   std::map<std::string, double> ours;
   for (const auto& method : report.methods) {
     const auto n = method_numbers(method);

@@ -9,6 +9,7 @@
 #include "claimrag/verification/prediction.hpp"
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/gate/calibration.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 #include "claimrag/io/atomic_file.hpp"
@@ -229,7 +230,7 @@ void run_verification_stage(const ExperimentConfig& config, const SciFactVerifie
   results["verification_cv"] = cv;
 
   const auto paper = config.verification.paper.empty() ? nlohmann::json::object()
-                                                       : nlohmann::json::parse(io::read_file(config.verification.paper));
+                                                       : nlohmann::json::parse(io::read_json_text(config.verification.paper));
   for (const char* setting : {"oracle", "open"}) {
     if (!paper.contains(setting)) continue;
     std::vector<std::string> row{setting, "verisci_paper"};
