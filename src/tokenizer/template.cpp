@@ -1,10 +1,10 @@
 #include "claimrag/tokenizer/template.hpp"
 
-#include "claimrag/error.hpp"
-
 #include <algorithm>
 #include <string>
 #include <utility>
+
+#include "claimrag/error.hpp"
 
 namespace claimrag::tokenizer {
 namespace {
