@@ -7,12 +7,6 @@
 
 namespace claimrag::tokenizer {
 
-void check_room_for_special_tokens(std::size_t max_length, std::size_t added) {
-  if (max_length != 0 && max_length < added)
-    throw UsageError("maximum length " + std::to_string(max_length) + " leaves no room for the " +
-                     std::to_string(added) + " special tokens of the template");
-}
-
 PipelineTokenizer::PipelineTokenizer(PipelineParts parts) : parts_(std::move(parts)) {
   std::vector<AddedToken> raw_tokens;
   std::vector<std::u32string> raw_patterns;
@@ -66,15 +60,8 @@ Encoding PipelineTokenizer::encode(std::string_view text, std::optional<std::str
   // tokenizer's single-pair call, `tokenizer(a, "")`, drops it.
   std::optional<std::vector<std::int32_t>> second;
   if (text_pair) second = encode_text(*text_pair, "text pair");
-  std::size_t truncated = 0;
-  if (max_length != 0) {
-    const std::size_t added = parts_.pair_template.added_tokens(second.has_value());
-    check_room_for_special_tokens(max_length, added);
-    truncated = truncate_pair(parts_.pair_truncation, first, second, max_length - added, parts_.truncation_side);
-  }
-  Encoding encoding = parts_.pair_template.apply(first, second);
-  encoding.truncated_tokens = truncated;
-  return encoding;
+  return parts_.pair_template.fit_and_apply(std::move(first), std::move(second), max_length, parts_.pair_truncation,
+                                            parts_.truncation_side);
 }
 
 std::size_t PipelineTokenizer::vocabulary_size() const {

@@ -40,15 +40,7 @@ Encoding SentencePieceClassTokenizer::encode(std::string_view text, std::optiona
   // The Python classes keep an empty second text as an empty segment.
   std::optional<std::vector<std::int32_t>> second;
   if (text_pair) second = encode_text(*text_pair, "text pair");
-  std::size_t truncated = 0;
-  if (max_length != 0) {
-    const std::size_t added = template_.added_tokens(second.has_value());
-    check_room_for_special_tokens(max_length, added);
-    truncated = truncate_one_at_a_time(first, second, max_length - added, truncation_side_);
-  }
-  Encoding encoding = template_.apply(first, second);
-  encoding.truncated_tokens = truncated;
-  return encoding;
+  return template_.fit_and_apply(std::move(first), std::move(second), max_length, PairTruncation::slow, truncation_side_);
 }
 
 std::string SentencePieceClassTokenizer::description() const {

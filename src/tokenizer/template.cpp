@@ -1,7 +1,10 @@
 #include "claimrag/tokenizer/template.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
+
+#include "claimrag/error.hpp"
 
 namespace claimrag::tokenizer {
 namespace {
@@ -121,6 +124,22 @@ std::size_t truncate_pair(PairTruncation rule, std::vector<std::int32_t>& first,
                           std::optional<std::vector<std::int32_t>>& second, std::size_t budget, TruncationSide side) {
   return rule == PairTruncation::fast ? truncate_longest_first(first, second, budget, side)
                                       : truncate_one_at_a_time(first, second, budget, side);
+}
+
+Encoding PairTemplate::fit_and_apply(std::vector<std::int32_t> first, std::optional<std::vector<std::int32_t>> second,
+                                     std::size_t max_length, PairTruncation rule, TruncationSide side) const {
+  std::size_t truncated = 0;
+  if (max_length != 0) {
+    const std::size_t added = added_tokens(second.has_value());
+    if (max_length < added) {
+      throw UsageError("maximum length " + std::to_string(max_length) + " leaves no room for the " +
+                       std::to_string(added) + " special tokens of the template");
+    }
+    truncated = truncate_pair(rule, first, second, max_length - added, side);
+  }
+  Encoding encoding = apply(first, second);
+  encoding.truncated_tokens = truncated;
+  return encoding;
 }
 
 }  // namespace claimrag::tokenizer

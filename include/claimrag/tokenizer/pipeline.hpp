@@ -52,7 +52,4 @@ class PipelineTokenizer final : public Tokenizer {
   AddedTokenMatcher normalized_matcher_;  // tokens matched in the normalised text
 };
 
-/// UsageError unless `max_length` (when not 0) leaves room for the template's `added` special tokens.
-void check_room_for_special_tokens(std::size_t max_length, std::size_t added);
-
 }  // namespace claimrag::tokenizer

@@ -11,6 +11,14 @@
 
 namespace claimrag::tokenizer {
 
+/// Which end of a text truncation removes tokens from.
+enum class TruncationSide { right, left };
+
+/// How a pair too long for its budget is cut: `fast` is the tokenizers library's longest_first
+/// (truncate_longest_first), `slow` the Python tokenizer classes' (truncate_one_at_a_time). With
+/// 300 + 400 tokens into 509 they give (254, 255) and (255, 254).
+enum class PairTruncation { fast, slow };
+
 /// One part of a template: a text (0: the first, 1: the pair) or special-token ids.
 struct TemplatePart {
   std::optional<int> sequence;       ///< which text, when this part is one
@@ -31,20 +39,17 @@ struct PairTemplate {
   /// The model input of the encoded (already truncated) texts.
   [[nodiscard]] Encoding apply(const std::vector<std::int32_t>& first,
                                const std::optional<std::vector<std::int32_t>>& second) const;
+  /// The model input of the encoded texts cut by `rule` from `side` so that, with the special
+  /// tokens, they fit `max_length` (0: no limit); its truncated_tokens counts what was cut.
+  /// UsageError when `max_length` leaves no room for the special tokens.
+  [[nodiscard]] Encoding fit_and_apply(std::vector<std::int32_t> first, std::optional<std::vector<std::int32_t>> second,
+                                       std::size_t max_length, PairTruncation rule, TruncationSide side) const;
 
   /// `[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]` with segment ids 0 then 1 (BERT, DeBERTa).
   static PairTemplate bert(std::int32_t cls_id, std::int32_t sep_id);
   /// `<s> A </s>` and `<s> A </s></s> B </s>`, segment ids all 0 (RoBERTa).
   static PairTemplate roberta(std::int32_t cls_id, std::int32_t sep_id);
 };
-
-/// Which end of a text truncation removes tokens from.
-enum class TruncationSide { right, left };
-
-/// How a pair too long for its budget is cut: `fast` is the tokenizers library's longest_first
-/// (truncate_longest_first), `slow` the Python tokenizer classes' (truncate_one_at_a_time). With
-/// 300 + 400 tokens into 509 they give (254, 255) and (255, 254).
-enum class PairTruncation { fast, slow };
 
 /// The one `rule` names.
 std::size_t truncate_pair(PairTruncation rule, std::vector<std::int32_t>& first,
