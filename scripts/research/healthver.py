@@ -20,7 +20,7 @@ committed; every file this script writes goes where you say, outside the reposit
       another's), labels interleaved round-robin, claims that would not stay one sentence left
       out; then one unrelated claim appended per answer
       (gold NEI, flagged unrelated). One round, random.Random(SEED).
-  healthver.py ground DEV GROUNDED OUT_GOLD
+  healthver.py ground GROUNDED OUT_GOLD
       Scores `claimrag ground --answers OUT_ANSWERS` output over the τ_s × τ_c grid 0.05..0.95
       from the per-claim support and conflict it writes (ground's rule, claim_judgement.cpp):
       supported kept (recall), unrelated kept, kept conflict rate (CONTRADICT share of the kept
@@ -221,7 +221,7 @@ def ground(grounded, gold_path):
 
 
 if __name__ == "__main__":
-    commands = {"pairs": (pairs, 2), "cv": (cv, 2), "answers": (answers, 3), "ground": (lambda d, g, o: ground(g, o), 3)}
+    commands = {"pairs": (pairs, 2), "cv": (cv, 2), "answers": (answers, 3), "ground": (ground, 2)}
     if len(sys.argv) < 2 or sys.argv[1] not in commands or len(sys.argv) - 2 != commands[sys.argv[1]][1]:
         sys.exit(__doc__)
     commands[sys.argv[1]][0](*sys.argv[2:])
