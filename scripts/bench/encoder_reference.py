@@ -160,6 +160,9 @@ def read_safetensors(path):
 
 
 def run(folder, threads, repeats):
+    # torch.set_num_threads does not reach the OpenBLAS that Debian's torch calls: without these,
+    # set before the libraries load, a one-thread run multiplies on every core.
+    os.environ["OPENBLAS_NUM_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(threads)
     import torch
     torch.set_num_threads(threads)
     cfg = read_json(os.path.join(folder, "model", "config.json"))
