@@ -17,14 +17,14 @@ size costs while its verdicts mean nothing. The tokenizer files are the real DeB
 import json
 import os
 import shutil
-import struct
 import sys
 
 import numpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "fixtures"))
-import checkpoint_fixtures as fixtures  # noqa: E402
+sys.path.insert(0, HERE)
+import random_weights  # noqa: E402
+from random_weights import fixtures  # noqa: E402
 
 REPOSITORY = os.path.normpath(os.path.join(HERE, "..", ".."))
 TOKENIZER = os.path.join(REPOSITORY, "..", "shared", "data", "hf-tokenizers", "protectai__deberta-v3-base-prompt-injection-v2")
@@ -34,55 +34,26 @@ SHAPES = {
 }
 
 
-class ShapeRecorder:
-    """The Weights interface of the fixture script, recording only names and shapes."""
-
-    def __init__(self):
-        self.tensors = {}
-
-    def normal(self, name, shape, std=0.3, mean=0.0):
-        self.tensors[name] = (tuple(shape), std, mean)
-
-    def linear(self, name, out, inp, bias=True):
-        self.normal(name + ".weight", (out, inp), std=inp ** -0.5)
-        if bias:
-            self.normal(name + ".bias", (out,), std=0.02)
-
-    def layer_norm(self, name, size):
-        self.normal(name + ".weight", (size,), std=0.0, mean=1.0)
-        self.normal(name + ".bias", (size,), std=0.0)
-
-
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES:
         sys.exit(__doc__)
     shape, folder = sys.argv[1], sys.argv[2]
     config = dict(fixtures.DEBERTA_V3_BASE_NLI, **SHAPES[shape])
     config["pooler_hidden_size"] = config["hidden_size"]
-    recorder = ShapeRecorder()
-    fixtures.encoder_weights(recorder, config, "deberta.")
-    fixtures.head_weights(recorder, {"config": config, "head": {"kind": "classification"}, "prefix": "deberta."})
+    tensors = random_weights.classifier_tensors(config, "deberta.")
     generator = numpy.random.default_rng(42)
-    header, offset = {}, 0
-    names = sorted(recorder.tensors)
-    for name in names:
-        size = 4 * int(numpy.prod(recorder.tensors[name][0]))
-        header[name] = {"dtype": "F32", "shape": list(recorder.tensors[name][0]), "data_offsets": [offset, offset + size]}
-        offset += size
     os.makedirs(folder, exist_ok=True)
-    text = json.dumps(header, separators=(",", ":")).encode()
-    with open(os.path.join(folder, "model.safetensors"), "wb") as out:
-        out.write(struct.pack("<Q", len(text)))
-        out.write(text)
-        for name in names:
-            dims, std, mean = recorder.tensors[name]
-            values = generator.standard_normal(dims, dtype=numpy.float32) * numpy.float32(std) + numpy.float32(mean)
-            out.write(values.astype("<f4").tobytes())
+
+    def draw(dims, std, mean):
+        values = generator.standard_normal(dims, dtype=numpy.float32) * numpy.float32(std) + numpy.float32(mean)
+        return values.astype("<f4").tobytes()
+
+    size = random_weights.write_safetensors(os.path.join(folder, "model.safetensors"), tensors, draw)
     with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as out:
         json.dump(config, out, indent=1, sort_keys=True)
     for name in ("spm.model", "added_tokens.json", "special_tokens_map.json", "tokenizer_config.json"):
         shutil.copyfile(os.path.join(TOKENIZER, name), os.path.join(folder, name))
-    print("%s: DeBERTa-v3-%s, %d tensors, %.0f MB of F32 weights" % (folder, shape, len(names), offset / 1e6))
+    print("%s: DeBERTa-v3-%s, %d tensors, %.0f MB of F32 weights" % (folder, shape, len(tensors), size / 1e6))
 
 
 if __name__ == "__main__":

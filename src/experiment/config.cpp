@@ -206,6 +206,7 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("calibrate", options.calibrate);
   object.read("paraphrased_directions", options.paraphrased_directions);
   object.read("passages", options.passages);
+  object.read("unrelated_passages", options.unrelated_passages);
   object.read("free_text_nei_threshold", options.free_text_nei_threshold);
   read_checkpoint_verification(object.object("checkpoint"), verification.checkpoint);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());

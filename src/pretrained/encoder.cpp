@@ -14,6 +14,24 @@ void add_rows(nn::Matrix<float>& target, const nn::Matrix<float>& table, const s
   for (std::size_t t = 0; t < rows.size(); ++t) target.row(static_cast<Eigen::Index>(t)) += table.row(rows[t]);
 }
 
+// Rows [first, first + count) of a projection and of its bias: the query or key part of the
+// stacked query-key-value projection, which shared-key DeBERTa also applies to its relative embeddings.
+LinearWeights projection_rows(const LinearWeights& stacked, Eigen::Index first, Eigen::Index count) {
+  return LinearWeights{stacked.weight.middleRows(first, count), stacked.bias.middleCols(first, count)};
+}
+
+// scores(i, j) += by_distance(i, offset(i - j)) for every query i and key j, where offset(d) sits at
+// d + length - 1. Row i of by_distance is read in place, its columns in the order of the offsets.
+void add_by_distance(const nn::Matrix<float>& by_distance, const std::vector<std::int64_t>& offset, nn::Matrix<float>& scores) {
+  const Eigen::Index length = scores.rows();
+  for (Eigen::Index i = 0; i < length; ++i) {
+    const float* source = by_distance.row(i).data();
+    const std::int64_t* column = offset.data() + i + length - 1;  // offset of (i, j) at column[-j]
+    float* target = scores.row(i).data();
+    for (Eigen::Index j = 0; j < length; ++j) target[j] += source[column[-j]];
+  }
+}
+
 }  // namespace
 
 Encoder::Encoder(ModelConfig config, EncoderWeights weights) : config_(std::move(config)), weights_(std::move(weights)) {
@@ -22,14 +40,17 @@ Encoder::Encoder(ModelConfig config, EncoderWeights weights) : config_(std::move
                                                                           : config_.max_relative_positions;
     relative_positions_ = relative_positions(config_.max_tokens(), config_.position_buckets, max_relative);
     // The relative embeddings are fixed, so their projections are computed once per layer.
+    const Eigen::Index hidden = config_.hidden_size;
     for (const auto& layer : weights_.layers) {
       nn::Matrix<float> keys;
       nn::Matrix<float> queries;
       if (config_.attends_content_to_position) {
-        linear_forward(weights_.relative_embeddings, config_.share_att_key ? layer.key : layer.position_key, keys);
+        linear_forward(weights_.relative_embeddings,
+                       config_.share_att_key ? projection_rows(layer.query_key_value, hidden, hidden) : layer.position_key, keys);
       }
       if (config_.attends_position_to_content) {
-        linear_forward(weights_.relative_embeddings, config_.share_att_key ? layer.query : layer.position_query, queries);
+        linear_forward(weights_.relative_embeddings,
+                       config_.share_att_key ? projection_rows(layer.query_key_value, 0, hidden) : layer.position_query, queries);
       }
       position_keys_.push_back(std::move(keys));
       position_queries_.push_back(std::move(queries));
@@ -116,14 +137,15 @@ void Encoder::attend(const nn::Matrix<float>& hidden, std::size_t layer_index, n
   const auto& layer = weights_.layers[layer_index];
   const Eigen::Index length = hidden.rows();
   const Eigen::Index heads = config_.num_attention_heads;
-  const Eigen::Index head_size = config_.hidden_size / config_.num_attention_heads;
-  nn::Matrix<float> queries;
-  nn::Matrix<float> keys;
-  nn::Matrix<float> values;
-  linear_forward(hidden, layer.query, queries);
-  linear_forward(hidden, layer.key, keys);
-  linear_forward(hidden, layer.value, values);
-  context.resize(length, config_.hidden_size);
+  const Eigen::Index hidden_size = config_.hidden_size;
+  const Eigen::Index head_size = hidden_size / config_.num_attention_heads;
+  // One product for the three projections; the queries, keys and values are column blocks of it.
+  nn::Matrix<float> projected;
+  linear_forward(hidden, layer.query_key_value, projected);
+  const auto queries = projected.middleCols(0, hidden_size);
+  const auto keys = projected.middleCols(hidden_size, hidden_size);
+  const auto values = projected.middleCols(2 * hidden_size, hidden_size);
+  context.resize(length, hidden_size);
 
   const bool deberta = config_.architecture == Architecture::deberta_v2;
   // DeBERTa divides every term by sqrt(head size × the number of terms), whether or not the
@@ -133,40 +155,42 @@ void Encoder::attend(const nn::Matrix<float>& hidden, std::size_t layer_index, n
   if (deberta && config_.attends_position_to_content) scale_factor += 1.0F;
   const float scale = std::sqrt(static_cast<float>(head_size) * scale_factor);
   const bool relative = deberta && config_.relative_attention;
-  const std::int64_t span = config_.attention_span();
-  const std::int64_t centre = config_.max_tokens() - 1;
-  const auto relative_index = [&](Eigen::Index from, Eigen::Index to) {
-    const std::int64_t position = relative_positions_[static_cast<std::size_t>(from - to + centre)];
-    return static_cast<Eigen::Index>(std::clamp<std::int64_t>(position + span, 0, 2 * span - 1));
-  };
+  const bool content_to_position = relative && config_.attends_content_to_position;
+  const bool position_to_content = relative && config_.attends_position_to_content;
+  // Only the relative-position rows this length reads enter the products (at most 2 × length - 1
+  // of the 2 × span), and each term is then added row by row.
+  RelativeRows key_rows;
+  RelativeRows query_rows;
+  if (content_to_position || position_to_content) {
+    const std::int64_t centre = config_.max_tokens() - 1;
+    const std::int64_t span = config_.attention_span();
+    if (content_to_position) key_rows = relative_rows(relative_positions_, centre, length, span, false);
+    if (position_to_content) query_rows = relative_rows(relative_positions_, centre, length, span, true);
+  }
 
   nn::Matrix<float> scores(length, length);
-  nn::Matrix<float> by_position;
+  nn::Matrix<float> by_distance;
+  nn::Matrix<float> key_by_query;
   for (Eigen::Index head = 0; head < heads; ++head) {
     const auto head_queries = queries.middleCols(head * head_size, head_size);
     const auto head_keys = keys.middleCols(head * head_size, head_size);
     multiply_by_transpose(head_queries, head_keys, scores, 1.0F / scale);
-    if (relative && config_.attends_content_to_position) {
+    if (content_to_position) {
       // Content to position: query i against the key of the relative position of (i, j).
-      const auto& table = position_keys_[layer_index];
-      by_position.resize(length, table.rows());
-      multiply_by_transpose(head_queries, table.middleCols(head * head_size, head_size), by_position);
-      for (Eigen::Index i = 0; i < length; ++i) {
-        for (Eigen::Index j = 0; j < length; ++j) scores(i, j) += by_position(i, relative_index(i, j)) / scale;
-      }
+      const auto table = position_keys_[layer_index].block(key_rows.first, head * head_size, key_rows.count, head_size);
+      by_distance.resize(length, key_rows.count);
+      multiply_by_transpose(head_queries, table, by_distance, 1.0F / scale);
+      add_by_distance(by_distance, key_rows.offset, scores);
     }
-    if (relative && config_.attends_position_to_content) {
-      // Position to content: key j against the query of the relative position of (j, i), negated.
-      const auto& table = position_queries_[layer_index];
-      by_position.resize(length, table.rows());
-      multiply_by_transpose(head_keys, table.middleCols(head * head_size, head_size), by_position);
-      for (Eigen::Index i = 0; i < length; ++i) {
-        for (Eigen::Index j = 0; j < length; ++j) {
-          const std::int64_t position = -relative_positions_[static_cast<std::size_t>(j - i + centre)];
-          const auto index = static_cast<Eigen::Index>(std::clamp<std::int64_t>(position + span, 0, 2 * span - 1));
-          scores(i, j) += by_position(j, index) / scale;
-        }
-      }
+    if (position_to_content) {
+      // Position to content: key j against the query of the relative position of (j, i), negated;
+      // gathered with keys as rows, then added transposed.
+      const auto table = position_queries_[layer_index].block(query_rows.first, head * head_size, query_rows.count, head_size);
+      by_distance.resize(length, query_rows.count);
+      multiply_by_transpose(head_keys, table, by_distance, 1.0F / scale);
+      key_by_query.setZero(length, length);
+      add_by_distance(by_distance, query_rows.offset, key_by_query);
+      scores += key_by_query.transpose();
     }
     softmax_rows_in_place(scores);
     multiply(scores, values.middleCols(head * head_size, head_size), context.middleCols(head * head_size, head_size));

@@ -1,5 +1,7 @@
 #include "claimrag/pretrained/encoder_weights.hpp"
 
+#include <utility>
+
 #include "claimrag/error.hpp"
 #include "claimrag/pretrained/dense_ops.hpp"
 
@@ -16,6 +18,23 @@ LayerNormWeights take_layer_norm(CheckpointTensors& tensors, const std::string& 
   return norm;
 }
 
+// One [3 × hidden, hidden] projection from the three: each sequence then reads the stacked
+// weights in one product instead of three, and the parts are released as they are copied.
+LinearWeights stack_query_key_value(LinearWeights query, LinearWeights key, LinearWeights value) {
+  const Eigen::Index hidden = query.weight.rows();
+  LinearWeights stacked;
+  stacked.weight.resize(3 * hidden, query.weight.cols());
+  stacked.bias.setZero(1, 3 * hidden);
+  Eigen::Index row = 0;
+  for (LinearWeights* part : {&query, &key, &value}) {
+    stacked.weight.middleRows(row, hidden) = part->weight;
+    if (part->bias.size() != 0) stacked.bias.middleCols(row, hidden) = part->bias;
+    *part = LinearWeights{};
+    row += hidden;
+  }
+  return stacked;
+}
+
 // DeBERTa v1's attention: one projection in_proj [3 × hidden, hidden] without bias, whose rows
 // hold, head after head, that head's query, key and value rows; q_bias and v_bias are added to
 // the queries and values; pos_proj (no bias) projects the relative embeddings for c2p, pos_q_proj
@@ -25,15 +44,19 @@ void take_v1_attention(const ModelConfig& config, CheckpointTensors& tensors, co
   const std::int64_t hidden = config.hidden_size;
   const std::int64_t head_size = hidden / config.num_attention_heads;
   const nn::Matrix<float> in_proj = tensors.take(self + "in_proj.weight", 3 * hidden, hidden);
-  for (LinearWeights* part : {&layer.query, &layer.key, &layer.value}) part->weight.resize(hidden, hidden);
+  LinearWeights query;
+  LinearWeights key;
+  LinearWeights value;
+  for (LinearWeights* part : {&query, &key, &value}) part->weight.resize(hidden, hidden);
   for (std::int64_t head = 0; head < config.num_attention_heads; ++head) {
     const std::int64_t rows = 3 * head * head_size;
-    layer.query.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows, head_size);
-    layer.key.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows + head_size, head_size);
-    layer.value.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows + 2 * head_size, head_size);
+    query.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows, head_size);
+    key.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows + head_size, head_size);
+    value.weight.middleRows(head * head_size, head_size) = in_proj.middleRows(rows + 2 * head_size, head_size);
   }
-  layer.query.bias = tensors.take_vector(self + "q_bias", hidden);
-  layer.value.bias = tensors.take_vector(self + "v_bias", hidden);
+  query.bias = tensors.take_vector(self + "q_bias", hidden);
+  value.bias = tensors.take_vector(self + "v_bias", hidden);
+  layer.query_key_value = stack_query_key_value(std::move(query), std::move(key), std::move(value));
   if (config.relative_attention && config.attends_content_to_position) {
     layer.position_key = take_linear(tensors, self + "pos_proj", hidden, hidden, false);
   }
@@ -50,9 +73,10 @@ EncoderLayerWeights take_layer(const ModelConfig& config, CheckpointTensors& ten
   if (config.deberta_v1) {
     take_v1_attention(config, tensors, self, layer);
   } else {
-    layer.query = take_linear(tensors, self + (deberta ? "query_proj" : "query"), hidden, hidden);
-    layer.key = take_linear(tensors, self + (deberta ? "key_proj" : "key"), hidden, hidden);
-    layer.value = take_linear(tensors, self + (deberta ? "value_proj" : "value"), hidden, hidden);
+    LinearWeights query = take_linear(tensors, self + (deberta ? "query_proj" : "query"), hidden, hidden);
+    LinearWeights key = take_linear(tensors, self + (deberta ? "key_proj" : "key"), hidden, hidden);
+    LinearWeights value = take_linear(tensors, self + (deberta ? "value_proj" : "value"), hidden, hidden);
+    layer.query_key_value = stack_query_key_value(std::move(query), std::move(key), std::move(value));
   }
   if (deberta && !config.deberta_v1 && config.relative_attention && !config.share_att_key) {
     if (config.attends_content_to_position) layer.position_key = take_linear(tensors, self + "pos_key_proj", hidden, hidden);

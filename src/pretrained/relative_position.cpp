@@ -1,5 +1,6 @@
 #include "claimrag/pretrained/relative_position.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -24,6 +25,21 @@ std::vector<std::int64_t> relative_positions(std::int64_t length, std::int64_t b
     positions.push_back(bucketed ? log_bucket_position(distance, bucket_size, max_position) : distance);
   }
   return positions;
+}
+
+RelativeRows relative_rows(const std::vector<std::int64_t>& positions, std::int64_t centre, std::int64_t length,
+                           std::int64_t span, bool negated) {
+  RelativeRows rows;
+  rows.offset.resize(static_cast<std::size_t>(2 * length - 1));
+  for (std::int64_t d = -(length - 1); d <= length - 1; ++d) {
+    const std::int64_t position = positions[static_cast<std::size_t>(centre + d)];
+    rows.offset[static_cast<std::size_t>(d + length - 1)] = std::clamp<std::int64_t>((negated ? -position : position) + span, 0, 2 * span - 1);
+  }
+  const auto [lowest, highest] = std::minmax_element(rows.offset.begin(), rows.offset.end());
+  rows.first = *lowest;
+  rows.count = *highest - *lowest + 1;
+  for (auto& row : rows.offset) row -= rows.first;
+  return rows;
 }
 
 }  // namespace claimrag::pretrained

@@ -11,6 +11,9 @@
 namespace claimrag::verification {
 namespace {
 
+/// The longest unrelated passage add_unrelated_passages cuts, in sentences.
+constexpr std::size_t kUnrelatedPassageSentences = 3;
+
 EvidenceDocument evidence_document(const AbstractIndex& abstracts, const std::string& doc_id, const std::string& claim_id) {
   const auto found = abstracts.find(doc_id);
   if (found == abstracts.end()) throw DataError("claim " + claim_id + ": document " + doc_id + " is not in the corpus");
@@ -166,6 +169,56 @@ void add_passages(std::vector<LabelledInput>& items, std::uint64_t seed) {
         if (!in_rationale[s]) others.push_back(s);
       }
       if (!others.empty()) add("#other", {others[static_cast<std::size_t>(generator() % others.size())]}, GoldDocument{});
+    }
+  }
+}
+
+void add_unrelated_passages(std::vector<LabelledInput>& items, std::uint64_t seed) {
+  std::mt19937_64 generator(seed);
+  // Every claim's first rationale set of its first evidence document, read before any is added.
+  std::vector<std::pair<std::string, EvidenceDocument>> findings;
+  for (const LabelledInput& item : items) {
+    for (std::size_t d = 0; d < item.input.documents.size(); ++d) {
+      const GoldDocument& gold = item.gold[d];
+      if (gold.label == Label::not_enough_info || gold.rationale_sets.empty()) continue;
+      const EvidenceDocument& source = item.input.documents[d];
+      std::vector<std::size_t> set(gold.rationale_sets.front().begin(), gold.rationale_sets.front().end());
+      std::sort(set.begin(), set.end());
+      EvidenceDocument passage{source.doc_id + "#foreign", source.title, {}, 0, 0.0};
+      for (const std::size_t s : set) {
+        if (s < source.sentences.size()) passage.sentences.push_back(source.sentences[s]);
+      }
+      if (!passage.sentences.empty()) findings.emplace_back(source.doc_id, std::move(passage));
+      break;
+    }
+  }
+  for (LabelledInput& item : items) {
+    // A passage add_passages cut ("#evidence", "#other") is judged by the abstract it came from.
+    const auto in_family = [&](const std::string& doc_id) {
+      const std::string abstract_id = doc_id.substr(0, doc_id.find('#'));
+      return std::find(item.family_doc_ids.begin(), item.family_doc_ids.end(), abstract_id) != item.family_doc_ids.end();
+    };
+    const auto add = [&](EvidenceDocument passage) {
+      item.input.documents.push_back(std::move(passage));
+      item.gold.emplace_back();  // NOT_ENOUGH_INFO, no rationale
+    };
+    const std::size_t documents = item.input.documents.size();
+    for (std::size_t d = 0; d < documents; ++d) {
+      const EvidenceDocument source = item.input.documents[d];
+      if (in_family(source.doc_id) || source.sentences.empty()) continue;
+      const std::size_t length = std::min<std::size_t>(1 + generator() % kUnrelatedPassageSentences, source.sentences.size());
+      const std::size_t first = static_cast<std::size_t>(generator() % (source.sentences.size() - length + 1));
+      EvidenceDocument passage{source.doc_id + "#unrelated", source.title, {}, 0, 0.0};
+      passage.sentences.assign(source.sentences.begin() + static_cast<std::ptrdiff_t>(first),
+                               source.sentences.begin() + static_cast<std::ptrdiff_t>(first + length));
+      add(std::move(passage));
+    }
+    if (findings.empty()) continue;
+    for (int tries = 0; tries < 8; ++tries) {
+      const auto& [doc_id, passage] = findings[static_cast<std::size_t>(generator() % findings.size())];
+      if (in_family(doc_id)) continue;
+      add(passage);
+      break;
     }
   }
 }

@@ -113,6 +113,7 @@ VerificationOptions parse_options(const std::string& text) {
   options.calibrate = json.at("calibrate").get<bool>();
   options.paraphrased_directions = json.at("paraphrased_directions").get<bool>();
   options.passages = json.value("passages", false);
+  options.unrelated_passages = json.value("unrelated_passages", false);
   options.free_text_nei_threshold = json.value("free_text_nei_threshold", 0.0);
   return options;
 }
@@ -150,6 +151,7 @@ std::string options_text(const VerificationOptions& options) {
                         {"calibrate", options.calibrate},
                         {"paraphrased_directions", options.paraphrased_directions},
                         {"passages", options.passages},
+                        {"unrelated_passages", options.unrelated_passages},
                         {"free_text_nei_threshold", options.free_text_nei_threshold}}
       .dump();
 }

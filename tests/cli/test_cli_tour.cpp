@@ -9,8 +9,8 @@
 // `verify --pairs`, `ground`, `sufficiency` and `interrogate` run as a new user runs them, without
 // --model: the free-text verifier is trained on SciFact's train claims the first time and cached
 // under $XDG_CACHE_HOME/claimrag, here a folder of this suite's, warmed once before the tour. The
-// tour's first step names the reproduction's open-setting model (runs/scifact/models/...); this
-// suite trains the same model once. It skips without data/scifact. Outputs go to a temporary
+// tour's first step names the reproduction's free-text model (runs/scifact/models/...); this suite
+// saves the one it trains, the same model. It skips without data/scifact. Outputs go to a temporary
 // folder in place of tour/.
 
 #include <gtest/gtest.h>
@@ -92,15 +92,14 @@ class CliTour : public ::testing::Test {
     folder_ = std::filesystem::temp_directory_path() / ("claimrag_CliTour_" + std::to_string(::getpid()));
     std::filesystem::create_directories(folder_);
     const std::string folder = folder_.string();
-    // The free-text verifier, trained into this suite's cache by the first command that needs it,
-    // and the open setting's model (abstracts retrieved) from a claim.
+    // The free-text verifier, trained into this suite's cache by the first command that needs it
+    // and saved for the step that names the reproduction's copy of it.
     ::setenv("XDG_CACHE_HOME", (folder_ / "cache").c_str(), 1);
-    const auto free_text = run_claimrag("--quiet verify --pairs examples/pairs.jsonl --out " + folder + "/pairs.jsonl", folder_);
-    const auto open = run_claimrag("--quiet verify --data data/scifact/beir --claim 'Aspirin lowers risk.' --original "
-                                   "data/scifact/original --save-model " + folder + "/open.safetensors",
-                                   folder_);
-    trained_ = free_text.exit_code == 0 && open.exit_code == 0;
-    if (!trained_) std::cerr << free_text.err << open.err;
+    const auto free_text = run_claimrag("--quiet verify --pairs examples/pairs.jsonl --out " + folder + "/pairs.jsonl --save-model " +
+                                            folder + "/free_text.safetensors",
+                                        folder_);
+    trained_ = free_text.exit_code == 0;
+    if (!trained_) std::cerr << free_text.err;
   }
   static void TearDownTestSuite() {
     if (!folder_.empty()) std::filesystem::remove_all(folder_);
@@ -112,7 +111,7 @@ class CliTour : public ::testing::Test {
 
   /// The tour's text with the reproduction's files and tour/ replaced by this suite's.
   static std::string localised(std::string text, const std::filesystem::path& out) {
-    text = replace_all(text, "runs/scifact/models/verifier_open.safetensors", (folder_ / "open.safetensors").string());
+    text = replace_all(text, "runs/scifact/models/verifier_free_text.safetensors", (folder_ / "free_text.safetensors").string());
     text = replace_all(text, "runs/scifact/models/sufficiency_aggregator_free_text.json", "data/fixtures/sufficiency/aggregator_free_text.json");
     return replace_all(text, "tour/", out.string() + "/");
   }

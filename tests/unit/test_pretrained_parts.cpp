@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "claimrag/error.hpp"
@@ -35,6 +36,51 @@ TEST(RelativePositions, ListsEveryDistanceFromTheMostNegative) {
   ASSERT_EQ(bucketed.size(), 23U);
   EXPECT_EQ(bucketed.front(), -6);  // distance -11
   EXPECT_EQ(bucketed[11], 0);
+}
+
+// Every (i, j) of every length reads, through relative_rows, the row the direct formula gives, and
+// the rows read are few: the position products multiply only against these.
+void expect_rows_match_the_formula(std::int64_t max_tokens, std::int64_t buckets, std::int64_t max_position, std::int64_t span) {
+  const auto positions = relative_positions(max_tokens, buckets, max_position);
+  const std::int64_t centre = max_tokens - 1;
+  const auto row = [&](std::int64_t position) { return std::clamp<std::int64_t>(position + span, 0, 2 * span - 1); };
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t length = 1; length <= std::min<std::int64_t>(max_tokens, 40); ++length) lengths.push_back(length);
+  for (const std::int64_t length : {127, 128, 129, 130, 200, 256, 257, 300, 511, 512}) {
+    if (length <= max_tokens) lengths.push_back(length);
+  }
+  for (const std::int64_t length : lengths) {
+    const auto keys = relative_rows(positions, centre, length, span, false);
+    const auto queries = relative_rows(positions, centre, length, span, true);
+    EXPECT_LE(keys.count, std::min(2 * length - 1, 2 * span)) << length;
+    EXPECT_LE(queries.count, std::min(2 * length - 1, 2 * span)) << length;
+    for (std::int64_t a = 0; a < length; ++a) {
+      for (std::int64_t b = 0; b < length; ++b) {
+        const auto d = static_cast<std::size_t>(a - b + length - 1);
+        const std::int64_t position = positions[static_cast<std::size_t>(a - b + centre)];
+        ASSERT_EQ(keys.first + keys.offset[d], row(position)) << length << " " << a << " " << b;
+        ASSERT_EQ(queries.first + queries.offset[d], row(-position)) << length << " " << a << " " << b;
+        ASSERT_GE(keys.offset[d], 0);
+        ASSERT_LT(keys.offset[d], keys.count);
+        ASSERT_GE(queries.offset[d], 0);
+        ASSERT_LT(queries.offset[d], queries.count);
+      }
+    }
+  }
+}
+
+TEST(RelativeRows, ReadTheFormulasRowsAndOnlyTheRangeTheyCover) {
+  expect_rows_match_the_formula(512, 256, 512, 256);  // DeBERTa-v3: 256 log buckets
+  expect_rows_match_the_formula(40, 8, 64, 8);        // small buckets: most distances bucketed
+  expect_rows_match_the_formula(40, -1, 16, 16);      // no buckets, distances clamped at 16
+}
+
+TEST(RelativeRows, AShortSequenceReadsItsOwnDistancesOnly) {
+  // 32 tokens of DeBERTa-v3 read 63 of the 512 rows: distances -31..31 at rows 225..287.
+  const auto positions = relative_positions(512, 256, 512);
+  const auto rows = relative_rows(positions, 511, 32, 256, false);
+  EXPECT_EQ(rows.first, 256 - 31);
+  EXPECT_EQ(rows.count, 63);
 }
 
 TEST(SentencePooling, MeanClsAndNormalisation) {

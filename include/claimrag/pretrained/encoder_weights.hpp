@@ -28,7 +28,9 @@ struct LayerNormWeights {
 
 /// One transformer layer (post-norm, as all three families are).
 struct EncoderLayerWeights {
-  LinearWeights query, key, value;
+  /// The query, key and value projections stacked into one [3 × hidden, hidden] (rows: queries,
+  /// then keys, then values; a missing bias reads as zeros), so one product gives all three.
+  LinearWeights query_key_value;
   LinearWeights attention_output;
   LayerNormWeights attention_norm;
   LinearWeights intermediate;

@@ -13,6 +13,22 @@ namespace claimrag::pretrained {
 /// (mid - 1)) + mid), computed in float32 as the reference computes it.
 std::int64_t log_bucket_position(std::int64_t distance, std::int64_t bucket_size, std::int64_t max_position);
 
+/// The rows of a [2 × span] table of projected relative embeddings that one sequence reads.
+struct RelativeRows {
+  std::int64_t first = 0;            ///< the first row read
+  std::int64_t count = 0;            ///< how many consecutive rows from `first` are read
+  std::vector<std::int64_t> offset;  ///< at d + length - 1 for distance d = i - j: the row of (i, j) minus `first`
+};
+
+/// The rows a sequence of `length` tokens reads, given `positions` from relative_positions() for
+/// `centre` + 1 tokens (centre >= length - 1): for the pair of row token a and column token b,
+/// row clamp(p + span, 0, 2 span - 1) with p the position of distance a - b, negated when
+/// `negated`. Content to position reads it for query a and key b; position to content, negated,
+/// for key a and query b. A position grows with its distance, so the rows read are consecutive,
+/// and for buckets, which grow no faster than distances, at most 2 × length - 1 of the 2 × span.
+RelativeRows relative_rows(const std::vector<std::int64_t>& positions, std::int64_t centre, std::int64_t length,
+                           std::int64_t span, bool negated);
+
 /// The relative position of every distance d in [-(length - 1), length - 1], at index
 /// d + length - 1: d itself, or its log bucket when bucket_size > 0 and max_position > 0.
 std::vector<std::int64_t> relative_positions(std::int64_t length, std::int64_t bucket_size, std::int64_t max_position);

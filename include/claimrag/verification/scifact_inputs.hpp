@@ -72,6 +72,15 @@ std::vector<LabelledInput> free_text_inputs(const std::vector<dataset::Claim>& c
 /// joins the claim's gold evidence (the metrics count it); neither joins its family.
 void add_passages(std::vector<LabelledInput>& items, std::uint64_t seed);
 
+/// Short NOT_ENOUGH_INFO passages, so that a few sentences off the claim's topic are learnt as
+/// NOT_ENOUGH_INFO as whole abstracts are (free-text training inputs,
+/// VerificationOptions::unrelated_passages): for every document of a claim outside its family (the
+/// free-text neighbour and unrelated abstracts, not the passages add_passages cut from the claim's
+/// own abstracts), a run of 1 to 3 consecutive sentences ("#unrelated" appended to its id), and the first rationale set of another claim's first evidence document,
+/// an evidence-shaped passage about something else ("#foreign"; drawn again when it is in the
+/// claim's family, up to 8 tries). Draws use std::mt19937_64 seeded with `seed`, claims in order.
+void add_unrelated_passages(std::vector<LabelledInput>& items, std::uint64_t seed);
+
 /// Per abstract, in order, title + " " + its sentences joined by one space (the BEIR layout's
 /// text): what the verifier's TF-IDF vectorizer is fitted on (VerifierTrainingData::corpus_texts).
 std::vector<std::string> corpus_texts(const std::vector<dataset::Abstract>& abstracts);

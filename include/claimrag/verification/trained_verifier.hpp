@@ -68,6 +68,10 @@ struct VerificationOptions {
   /// abstracts (verification::add_passages): the rationale alone with its label, and a sentence
   /// outside it as NOT_ENOUGH_INFO. Read by the builders of free-text training data only.
   bool passages = false;
+  /// The free-text setting's training inputs add short NOT_ENOUGH_INFO passages from abstracts
+  /// off the claim's topic and from other claims' evidence (verification::add_unrelated_passages).
+  /// Read by the builders of free-text training data only.
+  bool unrelated_passages = false;
   /// In the free-text setting, θ is this value instead of the grid's best when > 0: a threshold
   /// chosen by cross-validation over more than SciFact (docs/builtin-verifier.md).
   double free_text_nei_threshold = 0.0;

@@ -78,6 +78,7 @@ std::vector<verification::LabelledInput> SciFactVerifiers::free_text_training_in
     const std::vector<dataset::Claim>& claims) const {
   auto items = free_text_inputs(claims);
   if (config_.verification.options.passages) verification::add_passages(items, config_.seed);
+  if (config_.verification.options.unrelated_passages) verification::add_unrelated_passages(items, config_.seed);
   return items;
 }
 

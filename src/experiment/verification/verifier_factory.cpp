@@ -120,6 +120,7 @@ verification::VerifierTrainingData free_text_training_data(const TrainingFiles& 
   verification::VerifierTrainingData data;
   data.claims = verification::free_text_inputs(claims, abstracts, index, neighbours, config.seed);
   if (config.verification.options.passages) verification::add_passages(data.claims, config.seed);
+  if (config.verification.options.unrelated_passages) verification::add_unrelated_passages(data.claims, config.seed);
   data.corpus_texts = verification::corpus_texts(abstracts);
   data.setting = VerifierSetting::free_text;
   return data;

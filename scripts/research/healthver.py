@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""HealthVer's dev split as a second domain for the built-in verifier and for `ground`.
+
+The data (../shared/data/healthver/dev.pairs.jsonl, {"id","claim","evidence","label"}) is never
+committed; every file this script writes goes where you say, outside the repository.
+
+  healthver.py pairs DEV OUT
+      OUT: the dev pairs for `claimrag verify --pairs`, then each claim against an unrelated
+      passage (id "u-" + the pair's id): the evidence of another pair whose claim shares no
+      content word with it (content word: 4+ letters, in at most 5 % of the claims, so that
+      "covid" and "coronavirus" do not count), drawn with random.Random(SEED).
+  healthver.py cv DEV VERDICTS
+      θ chosen by 5-fold cross-validation grouped by claim (crc32 of the claim text): on four
+      folds, the θ of 0.20..0.96 with the best macro-F1 among those that keep the folds' unrelated
+      pairs NOT_ENOUGH_INFO at rate >= 0.90; the fifth fold scored at it; predictions pooled.
+  healthver.py answers DEV OUT_ANSWERS OUT_GOLD
+      The grounding benchmark, built the way the SciFact one is (src/grounding/benchmark.hpp):
+      answers of 2-4 claims, each with its pair's evidence as an inline passage of the context,
+      claims of one answer sharing no content word (so that one claim's passage says nothing about
+      another's), labels interleaved round-robin, claims that would not stay one sentence left
+      out; then one unrelated claim appended per answer
+      (gold NEI, flagged unrelated). One round, random.Random(SEED).
+  healthver.py ground GROUNDED OUT_GOLD
+      Scores `claimrag ground --answers OUT_ANSWERS` output over the τ_s × τ_c grid 0.05..0.95
+      from the per-claim support and conflict it writes (ground's rule, claim_judgement.cpp):
+      supported kept (recall), unrelated kept, kept conflict rate (CONTRADICT share of the kept
+      claims) against the unfiltered answer's; then the pair chosen as the reproduction chooses
+      (lowest conflict rate among pairs with recall >= 0.6 and unrelated kept <= 0.1).
+"""
+import collections
+import json
+import math
+import random
+import re
+import sys
+import zlib
+
+SEED = 42
+LABELS = ["SUPPORT", "CONTRADICT", "NEI"]
+
+
+def read(path):
+    return [json.loads(line) for line in open(path, encoding="utf-8")]
+
+
+def content_words_of(rows):
+    words = {r["claim"]: set(re.findall(r"[a-z]{4,}", r["claim"].lower())) for r in rows}
+    frequency = collections.Counter(w for ws in words.values() for w in ws)
+    common = {w for w, n in frequency.items() if n > 0.05 * len(words)}
+    return {claim: ws - common for claim, ws in words.items()}
+
+
+def pairs(dev, out):
+    rows = read(dev)
+    words = content_words_of(rows)
+    draw = random.Random(SEED)
+    with open(out, "w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(json.dumps({"id": r["id"], "claim": r["claim"], "evidence": r["evidence"]}) + "\n")
+        for r in rows:
+            while True:
+                other = rows[draw.randrange(len(rows))]
+                if other["claim"] != r["claim"] and not (words[r["claim"]] & words[other["claim"]]):
+                    break
+            f.write(json.dumps({"id": "u-" + r["id"], "claim": r["claim"], "evidence": other["evidence"]}) + "\n")
+
+
+def probabilities(path):
+    related, unrelated = {}, {}
+    for r in read(path):
+        p = r["probabilities"]
+        triple = (p["SUPPORT"], p["CONTRADICT"], p["NOT_ENOUGH_INFO"])
+        if r["id"].startswith("u-"):
+            unrelated[r["id"][2:]] = triple
+        else:
+            related[r["id"]] = triple
+    return related, unrelated
+
+
+def decide(p, theta):
+    s, c, n = p
+    if n >= theta:
+        return "NEI"
+    return "SUPPORT" if s >= c else "CONTRADICT"
+
+
+def f1s(ids, gold, predicted):
+    tp, pr, gd = collections.Counter(), collections.Counter(), collections.Counter()
+    for i in ids:
+        y, g = predicted[i], gold[i]
+        pr[y] += 1
+        gd[g] += 1
+        tp[y] += y == g
+    f = {k: (2 * tp[k] / (pr[k] + gd[k]) if pr[k] + gd[k] else 0.0) for k in LABELS}
+    f["macro"] = sum(f[k] for k in LABELS) / 3
+    return f
+
+
+def cv(dev, verdicts):
+    rows = {r["id"]: r for r in read(dev)}
+    gold = {i: r["label"] for i, r in rows.items()}
+    fold = {i: zlib.crc32(r["claim"].encode()) % 5 for i, r in rows.items()}
+    related, unrelated = probabilities(verdicts)
+    ids, uids = sorted(related), sorted(unrelated)
+    thetas = [round(0.01 * k, 2) for k in range(20, 97)]
+
+    def unrelated_nei(us, theta):
+        return sum(unrelated[u][2] >= theta for u in us) / max(1, len(us))
+
+    for theta in [0.5, 0.6, 0.7, 0.8, 0.85, 0.9]:
+        f = f1s(ids, gold, {i: decide(related[i], theta) for i in ids})
+        print(f"all dev, θ {theta}: macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f} CONTRADICT {f['CONTRADICT']:.3f}"
+              f" unrelated NEI {unrelated_nei(uids, theta):.3f}")
+    chosen, predicted, unrelated_held_out = [], {}, []
+    for k in range(5):
+        train = [i for i in ids if fold[i] != k]
+        utrain = [u for u in uids if fold[u] != k]
+        allowed = [t for t in thetas if unrelated_nei(utrain, t) >= 0.90] or [thetas[0]]
+        theta = max(allowed, key=lambda t: (f1s(train, gold, {i: decide(related[i], t) for i in train})["macro"], -t))
+        chosen.append(theta)
+        predicted.update({i: decide(related[i], theta) for i in ids if fold[i] == k})
+        unrelated_held_out += [unrelated[u][2] >= theta for u in uids if fold[u] == k]
+    f = f1s(ids, gold, predicted)
+    print(f"grouped CV: θ per fold {chosen}; held-out macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f}"
+          f" CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f};"
+          f" held-out unrelated NEI {sum(unrelated_held_out) / len(unrelated_held_out):.3f}")
+
+
+def sentence(text):
+    text = text.strip()
+    return text if text[-1:] in ".!?" else text + "."
+
+
+def one_sentence(claim):
+    """Whether the claim likely stays one claim in an answer (the SciFact benchmark asks the
+    segmenter itself; `ground` below skips and counts the answers where this guess was wrong)."""
+    text = sentence(claim)
+    return text[:1].isupper() and not re.search(r"[.!?;:]\s|\b[A-Za-z]\.[A-Za-z]|\b(?:vs|et al|Dr|e\.g|i\.e)\.", text[:-1])
+
+
+def answers(dev, out_answers, out_gold):
+    rows = [r for r in read(dev) if one_sentence(r["claim"])]
+    words = content_words_of(rows)
+    draw = random.Random(SEED)
+    buckets = {label: [r for r in rows if r["label"] == label] for label in LABELS}
+    for bucket in buckets.values():
+        draw.shuffle(bucket)
+    queue = []
+    while any(buckets.values()):
+        for label in LABELS:
+            if buckets[label]:
+                queue.append(buckets[label].pop())
+    built = []
+    while queue:
+        size = draw.randint(2, 4)
+        answer = [queue.pop(0)]
+        for r in list(queue):
+            if len(answer) == size:
+                break
+            if all(not (words[r["claim"]] & words[a["claim"]]) and r["claim"] != a["claim"] for a in answer):
+                answer.append(r)
+                queue.remove(r)
+        if len(answer) >= 2:
+            built.append(answer)
+    with open(out_answers, "w", encoding="utf-8") as fa, open(out_gold, "w", encoding="utf-8") as fg:
+        for n, answer in enumerate(built):
+            while True:
+                other = rows[draw.randrange(len(rows))]
+                if all(not (words[other["claim"]] & words[a["claim"]]) and other["claim"] != a["claim"] for a in answer):
+                    break
+            claims = [{"text": sentence(a["claim"]), "gold": a["label"], "unrelated": False} for a in answer]
+            claims.append({"text": sentence(other["claim"]), "gold": "NEI", "unrelated": True})
+            context = [{"id": a["id"], "text": a["evidence"]} for a in answer]
+            answer_id = f"healthver-{n}"
+            fa.write(json.dumps({"id": answer_id, "answer": " ".join(c["text"] for c in claims), "context": context}) + "\n")
+            fg.write(json.dumps({"id": answer_id, "claims": claims}) + "\n")
+
+
+def ground(grounded, gold_path):
+    gold = {g["id"]: g["claims"] for g in read(gold_path)}
+    scored = []  # (support, conflict, gold label, unrelated)
+    skipped = 0
+    for line in read(grounded):
+        claims = gold[line["id"]]
+        if len(line["claims"]) != len(claims):
+            skipped += 1  # the segmenter split or joined a claim: its claims cannot be matched
+            continue
+        for judged, g in zip(line["claims"], claims):
+            p = judged["probabilities"]
+            scored.append((p["support"], p["conflict"], g["gold"], g["unrelated"]))
+    grid = [round(0.05 * k, 2) for k in range(1, 20)]
+    supported = sum(g == "SUPPORT" for _, _, g, _ in scored)
+    unrelated = sum(u for _, _, _, u in scored)
+    unfiltered = sum(g == "CONTRADICT" for _, _, g, _ in scored) / len(scored)
+
+    def measure(ts, tc):
+        kept = [(g, u) for s, c, g, u in scored if not (c >= tc and c >= s) and s >= ts and s > c]
+        return {"recall": sum(g == "SUPPORT" for g, _ in kept) / supported,
+                "unrelated_kept": sum(u for _, u in kept) / unrelated,
+                "conflict_rate": sum(g == "CONTRADICT" for g, _ in kept) / len(kept) if kept else math.nan,
+                "kept": len(kept)}
+
+    print(f"{len(gold) - skipped} answers ({skipped} skipped: segmented otherwise), {len(scored)} claims"
+          f" ({supported} SUPPORT, {unrelated} unrelated); unfiltered conflict rate {unfiltered:.4f}")
+    print("tau_s\ttau_c\trecall\tunrelated_kept\tconflict_rate\tkept")
+    table = {(ts, tc): measure(ts, tc) for ts in grid for tc in grid}
+    for (ts, tc), m in table.items():
+        if tc in (0.05, 0.1, 0.2, 0.3, 0.5):
+            print(f"{ts}\t{tc}\t{m['recall']:.4f}\t{m['unrelated_kept']:.4f}\t{m['conflict_rate']:.4f}\t{m['kept']}")
+    eligible = [(m["conflict_rate"], -m["recall"], key) for key, m in table.items()
+                if m["recall"] >= 0.6 and m["unrelated_kept"] <= 0.1 and m["kept"] > 0]
+    if eligible:
+        ts, tc = min(eligible)[2]
+        m = table[(ts, tc)]
+        print(f"chosen τ_s {ts} τ_c {tc}: recall {m['recall']:.4f} unrelated kept {m['unrelated_kept']:.4f} "
+              f"conflict rate {m['conflict_rate']:.4f} (unfiltered {unfiltered:.4f})")
+    else:
+        best = max(table.items(), key=lambda kv: (kv[1]["recall"], -kv[1]["unrelated_kept"]))
+        print(f"no pair keeps >= 60 % of the supported claims with <= 10 % unrelated; highest recall {best[1]['recall']:.4f} "
+              f"at τ_s {best[0][0]} τ_c {best[0][1]} (unrelated kept {best[1]['unrelated_kept']:.4f})")
+
+
+if __name__ == "__main__":
+    commands = {"pairs": (pairs, 2), "cv": (cv, 2), "answers": (answers, 3), "ground": (ground, 2)}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands or len(sys.argv) - 2 != commands[sys.argv[1]][1]:
+        sys.exit(__doc__)
+    commands[sys.argv[1]][0](*sys.argv[2:])
