@@ -54,10 +54,6 @@ constexpr std::string_view kIrregularParticiples[] = {
     "taken", "undergone", "won",
 };
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 }  // namespace
 
 bool is_claim_verb(std::string_view lower_base) {
@@ -76,9 +72,9 @@ bool is_mass_noun(std::string_view lower_word) {
 }
 
 std::string past_to_base(std::string_view past) {
-  if (past.size() < 4 || !ends_with(past, "ed")) return {};
+  if (past.size() < 4 || !past.ends_with("ed")) return {};
   const std::string_view stem = past.substr(0, past.size() - 2);
-  if (ends_with(stem, "i")) {  // identified -> identify
+  if (stem.ends_with("i")) {  // identified -> identify
     std::string base(stem.substr(0, stem.size() - 1));
     return is_claim_verb(base + "y") ? base + "y" : std::string();
   }
@@ -96,7 +92,7 @@ bool is_past_participle(std::string_view lower_word) {
   static const WordList irregular(kIrregularParticiples);
   // "un-" adjectives ("have unwanted effects") end like participles but are not.
   return (lower_word.size() > 3 && !lower_word.starts_with("un") &&
-          (ends_with(lower_word, "ed") || ends_with(lower_word, "en"))) ||
+          (lower_word.ends_with("ed") || lower_word.ends_with("en"))) ||
          irregular.contains(lower_word);
 }
 

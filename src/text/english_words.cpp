@@ -15,9 +15,6 @@ bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 char to_upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
 char to_lower(char c) { return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_vowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 }  // namespace
 
@@ -83,9 +80,9 @@ std::string base_form(std::string_view verb) {
   if (verb == "does") return "do";
   if (verb == "is") return "be";
   if (verb == "dies" || verb == "lies" || verb == "ties") return std::string(verb.substr(0, verb.size() - 1));
-  if (ends_with(verb, "ies") && verb.size() > 3) return std::string(verb.substr(0, verb.size() - 3)) + "y";
+  if (verb.ends_with("ies") && verb.size() > 3) return std::string(verb.substr(0, verb.size() - 3)) + "y";
   for (const std::string_view stem_end : {"sses", "xes", "zzes", "ches", "shes", "oes"}) {
-    if (ends_with(verb, stem_end)) return std::string(verb.substr(0, verb.size() - 2));
+    if (verb.ends_with(stem_end)) return std::string(verb.substr(0, verb.size() - 2));
   }
   return std::string(verb.substr(0, verb.size() - 1));
 }
@@ -96,7 +93,7 @@ std::string third_person(std::string_view base) {
   const std::string b(base);
   if (b.size() >= 2 && b.back() == 'y' && !is_vowel(b[b.size() - 2])) return b.substr(0, b.size() - 1) + "ies";
   for (const std::string_view stem_end : {"s", "x", "z", "ch", "sh", "o"}) {
-    if (ends_with(b, stem_end)) return b + "es";
+    if (b.ends_with(stem_end)) return b + "es";
   }
   return b + "s";
 }

@@ -60,7 +60,7 @@ class Rewriter {
   std::vector<Word> words_;
 };
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 bool starts_with_vowel(std::string_view word) {
   return !word.empty() && std::string_view("aeiou").find(word.front()) != std::string_view::npos;
@@ -86,11 +86,11 @@ void Rewriter::remove(std::size_t first, std::size_t last, std::vector<Edit>& ed
   std::size_t begin = words_[first].begin;
   std::size_t end = words_[last - 1].end;
   std::size_t after = end;
-  while (after < text_.size() && is_space(text_[after])) ++after;
+  while (after < text_.size() && is_blank(text_[after])) ++after;
   if (after > end && last < words_.size() && after == words_[last].begin) {
     end = after;
   } else {
-    while (begin > 0 && is_space(text_[begin - 1])) --begin;
+    while (begin > 0 && is_blank(text_[begin - 1])) --begin;
   }
   if (first == 0 && detail::starts_upper(original(0)) && last < words_.size() && end == words_[last].begin) {
     edits.push_back({begin, words_[last].end, detail::capitalise(original(last))});
