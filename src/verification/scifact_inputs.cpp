@@ -204,7 +204,8 @@ void add_unrelated_passages(std::vector<LabelledInput>& items, std::uint64_t see
     };
     const std::size_t documents = item.input.documents.size();
     for (std::size_t d = 0; d < documents; ++d) {
-      const EvidenceDocument source = item.input.documents[d];
+      // Read in place: the passage is cut before add() grows the vector.
+      const EvidenceDocument& source = item.input.documents[d];
       if (in_family(source.doc_id) || source.sentences.empty()) continue;
       const std::size_t length = std::min<std::size_t>(1 + generator() % kUnrelatedPassageSentences, source.sentences.size());
       const std::size_t first = static_cast<std::size_t>(generator() % (source.sentences.size() - length + 1));
