@@ -1,0 +1,131 @@
+#include "claimrag/pretrained/packed_kernels.hpp"
+
+#include "claimrag/pretrained/row_tiles.hpp"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <utility>
+
+// The vector kernels are compiled for their instruction sets function by function (the rest of
+// the program targets baseline x86-64) and called only when the CPU reports them. Their sums are
+// written as explicit fused multiply-adds in input order, so no compiler contraction or
+// reassociation can change a bit.
+
+namespace claimrag::pretrained::packed {
+namespace {
+
+constexpr int kWidth = 32;
+constexpr int kAvx512Rows = 12;  // 24 accumulators of the 32 registers
+constexpr int kAvx2Rows = 6;     // 12 accumulators of the 16 registers
+
+template <int Rows>
+struct Avx512Tile {
+  __attribute__((target("avx512f"))) static void run(Eigen::Index first_row, const PanelProduct& p);
+};
+
+template <int Rows>
+__attribute__((target("avx512f"))) void Avx512Tile<Rows>::run(Eigen::Index first_row, const PanelProduct& p) {
+  const float* x = p.x + first_row * p.x_stride;
+  __m512 low[Rows];
+  __m512 high[Rows];
+  const __m512 bias_low = _mm512_load_ps(p.bias);
+  const __m512 bias_high = _mm512_load_ps(p.bias + 16);
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r) {
+    low[r] = bias_low;
+    high[r] = bias_high;
+  }
+  const float* w = p.panel;
+  for (Eigen::Index k = 0; k < p.depth; ++k, w += kWidth) {
+    const __m512 w_low = _mm512_load_ps(w);
+    const __m512 w_high = _mm512_load_ps(w + 16);
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r) {
+      const __m512 v = _mm512_set1_ps(x[r * p.x_stride + k]);
+      low[r] = _mm512_fmadd_ps(v, w_low, low[r]);
+      high[r] = _mm512_fmadd_ps(v, w_high, high[r]);
+    }
+  }
+  const auto [mask_low, mask_high] = panel_half_masks(p.columns);
+  float* y = p.y + first_row * p.y_stride;
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r) {
+    _mm512_mask_storeu_ps(y + r * p.y_stride, mask_low, low[r]);
+    _mm512_mask_storeu_ps(y + r * p.y_stride + 16, mask_high, high[r]);
+  }
+}
+
+template <int Rows>
+struct Avx2Tile {
+  __attribute__((target("avx2,fma"))) static void run(Eigen::Index first_row, const PanelProduct& p, const int& half);
+};
+
+template <int Rows>
+__attribute__((target("avx2,fma"))) void Avx2Tile<Rows>::run(Eigen::Index first_row, const PanelProduct& p, const int& half) {
+  const float* x = p.x + first_row * p.x_stride;
+  __m256 low[Rows];
+  __m256 high[Rows];
+  const __m256 bias_low = _mm256_load_ps(p.bias + half * 16);
+  const __m256 bias_high = _mm256_load_ps(p.bias + half * 16 + 8);
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    low[r] = bias_low;
+    high[r] = bias_high;
+  }
+  const float* w = p.panel + half * 16;
+  for (Eigen::Index k = 0; k < p.depth; ++k, w += kWidth) {
+    const __m256 w_low = _mm256_load_ps(w);
+    const __m256 w_high = _mm256_load_ps(w + 8);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      const __m256 v = _mm256_broadcast_ss(x + r * p.x_stride + k);
+      low[r] = _mm256_fmadd_ps(v, w_low, low[r]);
+      high[r] = _mm256_fmadd_ps(v, w_high, high[r]);
+    }
+  }
+  const int columns = std::min(16, static_cast<int>(p.columns) - half * 16);
+  float* y = p.y + first_row * p.y_stride + half * 16;
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) {
+    if (columns == 16) {
+      _mm256_storeu_ps(y + r * p.y_stride, low[r]);
+      _mm256_storeu_ps(y + r * p.y_stride + 8, high[r]);
+    } else {
+      alignas(32) float edge[16];
+      _mm256_store_ps(edge, low[r]);
+      _mm256_store_ps(edge + 8, high[r]);
+      std::memcpy(y + r * p.y_stride, edge, static_cast<std::size_t>(columns) * sizeof(float));
+    }
+  }
+}
+
+}  // namespace
+
+void panel_product_scalar(const PanelProduct& p) {
+  for (Eigen::Index r = 0; r < p.rows; ++r) {
+    const float* x = p.x + r * p.x_stride;
+    float* y = p.y + r * p.y_stride;
+    for (Eigen::Index j = 0; j < p.columns; ++j) {
+      float sum = p.bias[j];
+      for (Eigen::Index k = 0; k < p.depth; ++k) sum = std::fma(x[k], p.panel[k * kWidth + j], sum);
+      y[j] = sum;
+    }
+  }
+}
+
+void panel_product_avx2(const PanelProduct& p) {
+  const int halves = p.columns > 16 ? 2 : 1;
+  for (int half = 0; half < halves; ++half) over_row_tiles<Avx2Tile, kAvx2Rows>(p.rows, p, half);
+}
+
+void panel_product_avx512(const PanelProduct& p) { over_row_tiles<Avx512Tile, kAvx512Rows>(p.rows, p); }
+
+bool cpu_runs_avx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+
+bool cpu_runs_avx512() { return __builtin_cpu_supports("avx512f"); }
+
+}  // namespace claimrag::pretrained::packed
