@@ -34,7 +34,8 @@ void add_by_distance(const nn::Matrix<float>& by_distance, const std::vector<std
 
 }  // namespace
 
-Encoder::Encoder(ModelConfig config, EncoderWeights weights) : config_(std::move(config)), weights_(std::move(weights)) {
+Encoder::Encoder(ModelConfig config, EncoderWeights weights, Precision precision)
+    : config_(std::move(config)), weights_(std::move(weights)), precision_(precision) {
   if (config_.architecture == Architecture::deberta_v2 && config_.relative_attention) {
     const std::int64_t max_relative = config_.max_relative_positions < 1 ? config_.max_position_embeddings
                                                                           : config_.max_relative_positions;
@@ -54,6 +55,16 @@ Encoder::Encoder(ModelConfig config, EncoderWeights weights) : config_(std::move
       }
       position_keys_.push_back(std::move(keys));
       position_queries_.push_back(std::move(queries));
+    }
+  }
+  // The layers' weights are packed once and the unpacked copies released, so a loaded model holds
+  // each weight once.
+  for (auto& layer : weights_.layers) {
+    packed_layers_.push_back(PackedEncoderLayer{EncoderLinear(layer.query_key_value, precision_),
+                                                EncoderLinear(layer.attention_output, precision_),
+                                                EncoderLinear(layer.intermediate, precision_), EncoderLinear(layer.output, precision_)});
+    for (LinearWeights* unpacked : {&layer.query_key_value, &layer.attention_output, &layer.intermediate, &layer.output}) {
+      *unpacked = LinearWeights{};
     }
   }
 }
@@ -133,19 +144,15 @@ nn::Matrix<float> Encoder::embed(const TokenSequence& sequence) const {
   return embeddings;
 }
 
-void Encoder::attend(const nn::Matrix<float>& hidden, std::size_t layer_index, nn::Matrix<float>& context) const {
-  const auto& layer = weights_.layers[layer_index];
-  const Eigen::Index length = hidden.rows();
+void Encoder::attend(const ConstRowBlock& projected, std::size_t layer_index, RowBlock context) const {
+  const Eigen::Index length = projected.rows();
   const Eigen::Index heads = config_.num_attention_heads;
   const Eigen::Index hidden_size = config_.hidden_size;
   const Eigen::Index head_size = hidden_size / config_.num_attention_heads;
-  // One product for the three projections; the queries, keys and values are column blocks of it.
-  nn::Matrix<float> projected;
-  linear_forward(hidden, layer.query_key_value, projected);
+  // The queries, keys and values are column blocks of the one stacked projection.
   const auto queries = projected.middleCols(0, hidden_size);
   const auto keys = projected.middleCols(hidden_size, hidden_size);
   const auto values = projected.middleCols(2 * hidden_size, hidden_size);
-  context.resize(length, hidden_size);
 
   const bool deberta = config_.architecture == Architecture::deberta_v2;
   // DeBERTa divides every term by sqrt(head size × the number of terms), whether or not the
@@ -198,30 +205,52 @@ void Encoder::attend(const nn::Matrix<float>& hidden, std::size_t layer_index, n
 }
 
 EncoderStates Encoder::encode(const TokenSequence& sequence, bool keep_layers) const {
-  const std::string problem = input_problem(sequence);
-  if (!problem.empty()) throw InternalError("Encoder::encode called on a sequence with " + problem);
-  EncoderStates states;
-  nn::Matrix<float> hidden = embed(sequence);
-  if (keep_layers) states.layers.push_back(hidden);
-  nn::Matrix<float> context;
+  return std::move(encode_stack({&sequence}, keep_layers).front());
+}
+
+std::vector<EncoderStates> Encoder::encode_stack(const std::vector<const TokenSequence*>& sequences, bool keep_layers) const {
+  // Sequence i holds rows [first_row[i], first_row[i + 1]) of every stacked matrix.
+  std::vector<Eigen::Index> first_row(sequences.size() + 1, 0);
+  for (std::size_t i = 0; i < sequences.size(); ++i) {
+    const std::string problem = input_problem(*sequences[i]);
+    if (!problem.empty()) throw InternalError("Encoder::encode called on a sequence with " + problem);
+    first_row[i + 1] = first_row[i] + static_cast<Eigen::Index>(sequences[i]->input_ids.size());
+  }
+  const auto rows_of = [&](auto& stacked, std::size_t i) { return stacked.middleRows(first_row[i], first_row[i + 1] - first_row[i]); };
+  std::vector<EncoderStates> states(sequences.size());
+  const auto keep = [&](const nn::Matrix<float>& stacked) {
+    if (!keep_layers) return;
+    for (std::size_t i = 0; i < sequences.size(); ++i) states[i].layers.emplace_back(rows_of(stacked, i));
+  };
+
+  nn::Matrix<float> hidden(first_row.back(), config_.hidden_size);
+  for (std::size_t i = 0; i < sequences.size(); ++i) rows_of(hidden, i) = embed(*sequences[i]);
+  keep(hidden);
+  // Every linear layer runs once over the whole stack; attention runs per sequence. Every step
+  // but attention works row by row, and the packed products give a row the same bytes whatever
+  // it is stacked with, so each sequence's states are those it has alone.
+  nn::Matrix<float> projected;
+  nn::Matrix<float> context(hidden.rows(), hidden.cols());
   nn::Matrix<float> attended;
   nn::Matrix<float> intermediate;
   nn::Matrix<float> output;
-  for (std::size_t l = 0; l < weights_.layers.size(); ++l) {
+  for (std::size_t l = 0; l < packed_layers_.size(); ++l) {
+    const auto& packed = packed_layers_[l];
     const auto& layer = weights_.layers[l];
-    attend(hidden, l, context);
-    linear_forward(context, layer.attention_output, attended);
+    packed.query_key_value.apply(hidden, projected);
+    for (std::size_t i = 0; i < sequences.size(); ++i) attend(rows_of(projected, i), l, rows_of(context, i));
+    packed.attention_output.apply(context, attended);
     attended += hidden;
     layer_norm_in_place(attended, layer.attention_norm);
-    linear_forward(attended, layer.intermediate, intermediate);
+    packed.intermediate.apply(attended, intermediate);
     apply_activation(config_.hidden_act, intermediate);
-    linear_forward(intermediate, layer.output, output);
+    packed.output.apply(intermediate, output);
     output += attended;
     layer_norm_in_place(output, layer.output_norm);
     hidden.swap(output);
-    if (keep_layers) states.layers.push_back(hidden);
+    keep(hidden);
   }
-  states.last = std::move(hidden);
+  for (std::size_t i = 0; i < sequences.size(); ++i) states[i].last = rows_of(hidden, i);
   return states;
 }
 

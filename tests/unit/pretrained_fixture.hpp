@@ -4,6 +4,8 @@
 // text pair with the ids the reference tokenizer gave for it (over the tokenizer folder the
 // expected file names) and the reference model's outputs on those ids.
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -14,6 +16,7 @@
 
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/pretrained/encoder.hpp"
+#include "claimrag/tokenizer/tokenizer.hpp"
 
 namespace claimrag::testing {
 
@@ -79,6 +82,22 @@ inline ExpectedCase expected_case(const std::string& name, const std::string& te
     if (c.text == text && c.text_pair == text_pair && c.max_length == 0) return c;
   }
   throw std::runtime_error("no expected case for \"" + text + "\" in " + name);
+}
+
+// Texts cut by the fixture's own tokenizer to each of `lengths` tokens (ids never written by hand).
+inline std::vector<pretrained::TokenSequence> sequences_of_lengths(const std::string& fixture_name,
+                                                                   const std::vector<std::size_t>& lengths) {
+  const auto fixture = expected_fixture(fixture_name);
+  const auto tokenizer = tokenizer::load_tokenizer(fixture.tokenizer_folder, fixture.model_type);
+  std::string text;
+  for (int i = 0; i < 120; ++i) text += "Aspirin reduced the risk of stroke in trial " + std::to_string(i) + " of the cohort. ";
+  std::vector<pretrained::TokenSequence> sequences;
+  for (const std::size_t length : lengths) {
+    auto encoding = tokenizer->encode(text, std::nullopt, length);
+    EXPECT_EQ(encoding.input_ids.size(), length);
+    sequences.push_back({std::move(encoding.input_ids), std::move(encoding.token_type_ids)});
+  }
+  return sequences;
 }
 
 }  // namespace claimrag::testing

@@ -13,26 +13,10 @@
 #include <vector>
 
 #include "claimrag/pretrained/pretrained_model.hpp"
-#include "claimrag/tokenizer/tokenizer.hpp"
 #include "pretrained_fixture.hpp"
 
 namespace claimrag::pretrained {
 namespace {
-
-// Texts cut by the fixture's own tokenizer to each of `lengths` tokens (ids never written by hand).
-std::vector<TokenSequence> sequences_of_lengths(const std::string& fixture_name, const std::vector<std::size_t>& lengths) {
-  const auto fixture = testing::expected_fixture(fixture_name);
-  const auto tokenizer = tokenizer::load_tokenizer(fixture.tokenizer_folder, fixture.model_type);
-  std::string text;
-  for (int i = 0; i < 120; ++i) text += "Aspirin reduced the risk of stroke in trial " + std::to_string(i) + " of the cohort. ";
-  std::vector<TokenSequence> sequences;
-  for (const std::size_t length : lengths) {
-    auto encoding = tokenizer->encode(text, std::nullopt, length);
-    EXPECT_EQ(encoding.input_ids.size(), length);
-    sequences.push_back({std::move(encoding.input_ids), std::move(encoding.token_type_ids)});
-  }
-  return sequences;
-}
 
 void expect_same_bytes_alone_and_batched(const std::string& fixture_name, const std::vector<std::size_t>& lengths) {
   const auto checkpoint = testing::fixture_checkpoint(fixture_name);
@@ -41,7 +25,7 @@ void expect_same_bytes_alone_and_batched(const std::string& fixture_name, const 
     GTEST_SKIP() << fixture_name << ": the real tokenizer files are not there (../shared/data/hf-tokenizers beside the repository)";
   }
   const auto model = load_pretrained_model(checkpoint);
-  const auto sequences = sequences_of_lengths(fixture_name, lengths);
+  const auto sequences = testing::sequences_of_lengths(fixture_name, lengths);
   const int threads = omp_get_max_threads();
   std::vector<Prediction> alone;
   omp_set_num_threads(1);

@@ -1,16 +1,19 @@
 #pragma once
-// The forward pass of a BERT, RoBERTa or DeBERTa-v2/v3 encoder over one token sequence, without
-// padding: every position is a real token. One sequence runs on the calling thread, so a batch
-// parallelised across sequences gives the same bytes for any thread count, and a sequence's
-// output does not depend on the other sequences of its batch.
+// The forward pass of a BERT, RoBERTa or DeBERTa-v2/v3 encoder over token sequences, without
+// padding: every position is a real token. Sequences may be stacked so that each linear layer runs
+// once for all of them (packed_linear.hpp); a stack runs on the calling thread, and a sequence's
+// output is the same bytes whatever it is stacked with and whatever the thread count.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "claimrag/nn/parameter.hpp"
+#include "claimrag/pretrained/dense_ops.hpp"
 #include "claimrag/pretrained/encoder_weights.hpp"
 #include "claimrag/pretrained/model_config.hpp"
+#include "claimrag/pretrained/encoder_linear.hpp"
+#include "claimrag/pretrained/precision.hpp"
 
 namespace claimrag::pretrained {
 
@@ -28,7 +31,8 @@ struct EncoderStates {
 
 class Encoder {
  public:
-  Encoder(ModelConfig config, EncoderWeights weights);
+  /// Packs the layers' weights for `precision` (the unpacked copies are released).
+  Encoder(ModelConfig config, EncoderWeights weights, Precision precision = Precision::f32);
 
   /// Why `sequence` cannot be encoded (empty, longer than max_tokens(), an id outside the
   /// vocabulary, a segment id outside type_vocab_size, lengths that differ), or "" when it can.
@@ -39,7 +43,14 @@ class Encoder {
   /// otherwise). Runs on the calling thread.
   [[nodiscard]] EncoderStates encode(const TokenSequence& sequence, bool keep_layers) const;
 
+  /// The hidden states of each of `sequences`, computed together: their tokens are stacked into
+  /// one matrix for every linear layer, so each packed weight is read once per layer for the
+  /// stack, and attention runs per sequence. Each sequence's states are the bytes encode() gives
+  /// it alone. Runs on the calling thread.
+  [[nodiscard]] std::vector<EncoderStates> encode_stack(const std::vector<const TokenSequence*>& sequences, bool keep_layers) const;
+
   [[nodiscard]] const ModelConfig& config() const { return config_; }
+  [[nodiscard]] Precision precision() const { return precision_; }
 
  private:
   /// DeBERTa with type_vocab_size 0 has no segment table and ignores whatever segment ids it is given.
@@ -48,10 +59,22 @@ class Encoder {
   /// count of non-pad tokens so far, and padding_idx for a pad token.
   [[nodiscard]] std::vector<std::int64_t> position_ids(const std::vector<std::int32_t>& input_ids) const;
   [[nodiscard]] nn::Matrix<float> embed(const TokenSequence& sequence) const;
-  void attend(const nn::Matrix<float>& hidden, std::size_t layer, nn::Matrix<float>& context) const;
+  /// One sequence's attention: `projected` [tokens, 3 × hidden] holds its queries, keys and
+  /// values side by side; writes `context` [tokens, hidden].
+  void attend(const ConstRowBlock& projected, std::size_t layer, RowBlock context) const;
+
+  /// A layer's linear weights, packed at load (their unpacked copies in weights_ are released).
+  struct PackedEncoderLayer {
+    EncoderLinear query_key_value;
+    EncoderLinear attention_output;
+    EncoderLinear intermediate;
+    EncoderLinear output;
+  };
 
   ModelConfig config_;
   EncoderWeights weights_;
+  Precision precision_;
+  std::vector<PackedEncoderLayer> packed_layers_;
   std::vector<std::int64_t> relative_positions_;  ///< DeBERTa: bucket of distance d at d + max_tokens - 1
   std::vector<nn::Matrix<float>> position_keys_;     ///< DeBERTa, per layer: relative embeddings through the key projection
   std::vector<nn::Matrix<float>> position_queries_;  ///< DeBERTa, per layer: through the query projection

@@ -2,8 +2,9 @@
 // A Hugging Face encoder folder loaded for inference: config.json, the safetensors weights, and
 // the head the folder describes: a sequence classifier (labels by config.json's id2label), a
 // one-logit scorer (a cross-encoder reranker), or sentence embeddings (sentence-transformers'
-// modules.json and pooling). Sequences run in length-sorted batches, each sequence on one thread,
-// so outputs are the same bytes for any thread count and any batch composition.
+// modules.json and pooling). Sequences run in length-sorted batches, split into stacks of similar
+// lengths that share each product (encoder.hpp), one stack a thread; outputs are the same bytes
+// for any thread count, batch size and batch composition.
 
 #include <cstddef>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "claimrag/pretrained/classification_head.hpp"
 #include "claimrag/pretrained/encoder.hpp"
 #include "claimrag/pretrained/model_config.hpp"
+#include "claimrag/pretrained/precision.hpp"
 #include "claimrag/pretrained/sentence_pooling.hpp"
 
 namespace claimrag::pretrained {
@@ -60,7 +62,9 @@ class PretrainedModel {
   [[nodiscard]] std::vector<Prediction> predict(const std::vector<TokenSequence>& sequences, const RunOptions& options) const;
 
  private:
-  [[nodiscard]] Prediction predict_one(const TokenSequence& sequence, bool keep_hidden_states) const;
+  /// The predictions of sequences encoded together in one stack, on the calling thread.
+  [[nodiscard]] std::vector<Prediction> predict_stack(const std::vector<const TokenSequence*>& sequences,
+                                                      bool keep_hidden_states) const;
   /// DataError naming the folder when a prediction holds NaN or infinity.
   void require_finite_outputs(const std::vector<Prediction>& predictions) const;
 
@@ -76,6 +80,7 @@ class PretrainedModel {
 /// when id2label has one label). DataError naming the file for a missing config or weights, an
 /// unknown model_type or head (the message lists the supported ones), a missing, unexpected or
 /// misshapen tensor, an unsupported dtype, or a NaN weight.
-PretrainedModel load_pretrained_model(const std::filesystem::path& folder);
+/// The linear layers compute in `precision` (default: --precision's, else f32).
+PretrainedModel load_pretrained_model(const std::filesystem::path& folder, Precision precision = default_checkpoint_precision());
 
 }  // namespace claimrag::pretrained

@@ -1,0 +1,60 @@
+#pragma once
+// A linear layer with int8 weights, for `--precision int8`: y ≈ x Wᵀ + b at a quarter of the
+// float32 weight's memory and with integer dot products (AVX-512 VNNI where the CPU has it).
+//
+// Weights: one scale per output (symmetric, max |W[j, ·]| / 127), rounded to the nearest integer.
+// Activations: one scale per row (max |x[r, ·]| / 127), rounded the same way, computed by the same
+// scalar code on every CPU. The dot products of the integers are exact in int32 (|x·w| ≤ 127 · 127,
+// so up to 133,000 inputs), so their order does not matter: every vector unit gives the same
+// integers, and the float result bias + dot · (row scale · weight scale) is one fused
+// multiply-add, the same on every unit. A row's result does not depend on the rows stacked with
+// it. It differs from float32 by the rounding of weights and activations: docs/checkpoints.md
+// measures how much.
+
+#include <cstdint>
+#include <vector>
+
+#include "claimrag/nn/parameter.hpp"
+#include "claimrag/pretrained/dense_ops.hpp"
+#include "claimrag/pretrained/encoder_weights.hpp"
+#include "claimrag/pretrained/packed_linear.hpp"
+
+namespace claimrag::pretrained {
+
+class Int8Linear {
+ public:
+  Int8Linear() = default;
+  /// Quantizes and packs `layer` for `unit` (default: the best this CPU runs). AVX-512 packs for
+  /// VNNI when the CPU has it (avx512 here means AVX-512 with VNNI), AVX2 for 16-bit pairs.
+  explicit Int8Linear(const LinearWeights& layer, VectorUnit unit = best_int8_unit());
+
+  [[nodiscard]] Eigen::Index inputs() const { return inputs_; }
+  [[nodiscard]] Eigen::Index outputs() const { return outputs_; }
+  [[nodiscard]] bool empty() const { return outputs_ == 0; }
+  [[nodiscard]] VectorUnit unit() const { return unit_; }
+  /// Bytes held by the packed weight, its scales and the bias.
+  [[nodiscard]] std::size_t bytes() const;
+
+  /// y ≈ x Wᵀ + b for x [n, in]; y is resized to [n, out]. Runs on the calling thread.
+  void apply(const ConstRowBlock& x, nn::Matrix<float>& y) const;
+
+  /// The fastest unit that runs the int8 product here: avx512 needs AVX-512 VNNI.
+  static VectorUnit best_int8_unit();
+  /// The units that run it here, scalar first.
+  static std::vector<VectorUnit> available_int8_units();
+
+ private:
+  Eigen::Index inputs_ = 0;
+  Eigen::Index outputs_ = 0;
+  Eigen::Index groups_ = 0;  ///< inputs in groups of 4 (the last padded with zeros)
+  VectorUnit unit_ = VectorUnit::scalar;
+  /// Panels of 32 outputs. avx512 and scalar: for each group g, 32 × 4 int8 (output j's inputs
+  /// 4g..4g+3 side by side); avx2: for each pair of inputs, 32 × 2 int16.
+  std::vector<std::int8_t> weight8_;
+  std::vector<std::int16_t> weight16_;
+  std::vector<std::int32_t> shift_corrections_;  ///< per output: 128 · Σ_k q[j, k] (VNNI's unsigned activations)
+  std::vector<float> scales_;              ///< per output, padded to whole panels with zeros
+  std::vector<float> bias_;                ///< per output, padded to whole panels with zeros
+};
+
+}  // namespace claimrag::pretrained

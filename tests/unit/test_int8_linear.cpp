@@ -1,0 +1,101 @@
+// The int8 linear product: every vector unit this CPU runs gives the same bytes, a row's result
+// does not depend on the rows stacked with it, and the result is the float product to within the
+// rounding of weights and activations to 8 bits.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "claimrag/pretrained/int8_linear.hpp"
+#include "random_matrices.hpp"
+
+namespace claimrag::pretrained {
+namespace {
+
+using testing::random_matrix;
+using testing::same_bytes;
+
+TEST(Int8Linear, EveryVectorUnitGivesTheSameBytes) {
+  struct Shape {
+    Eigen::Index rows, inputs, outputs;
+  };
+  // Inputs not a multiple of 4 (padded groups), outputs not a multiple of 16 or 32, rows not of 6 or 12.
+  for (const Shape shape : {Shape{1, 1, 1}, Shape{5, 7, 3}, Shape{13, 66, 40}, Shape{25, 130, 17}, Shape{12, 768, 64}}) {
+    const LinearWeights layer{random_matrix(shape.outputs, shape.inputs, 1), random_matrix(1, shape.outputs, 2)};
+    const nn::Matrix<float> x = random_matrix(shape.rows, shape.inputs, 3);
+    nn::Matrix<float> scalar;
+    Int8Linear(layer, VectorUnit::scalar).apply(x, scalar);
+    for (const VectorUnit unit : Int8Linear::available_int8_units()) {
+      nn::Matrix<float> y;
+      Int8Linear(layer, unit).apply(x, y);
+      EXPECT_TRUE(same_bytes(scalar, y)) << vector_unit_name(unit) << " on " << shape.rows << "×" << shape.inputs << "→" << shape.outputs;
+    }
+  }
+}
+
+TEST(Int8Linear, ARowGivesTheSameBytesAloneAndStacked) {
+  const LinearWeights layer{random_matrix(70, 200, 4), random_matrix(1, 70, 5)};
+  const nn::Matrix<float> x = random_matrix(29, 200, 6);
+  for (const VectorUnit unit : Int8Linear::available_int8_units()) {
+    const Int8Linear quantized(layer, unit);
+    nn::Matrix<float> stacked;
+    quantized.apply(x, stacked);
+    for (Eigen::Index r = 0; r < x.rows(); ++r) {
+      nn::Matrix<float> alone;
+      quantized.apply(x.row(r), alone);
+      EXPECT_TRUE(same_bytes(alone, stacked.row(r))) << vector_unit_name(unit) << " row " << r;
+    }
+  }
+}
+
+TEST(Int8Linear, StaysWithinTheRoundingOfWeightsAndActivations) {
+  const Eigen::Index inputs = 768;
+  const LinearWeights layer{random_matrix(96, inputs, 7), random_matrix(1, 96, 8)};
+  const nn::Matrix<float> x = random_matrix(20, inputs, 9);
+  nn::Matrix<float> y;
+  Int8Linear(layer).apply(x, y);
+  // Each factor is rounded to a step of max/127 (about 3.3/127 for 768 unit normals): an error of
+  // standard deviation step/sqrt(12) ≈ 0.0075 in x and in w, so each product is off by about
+  // sqrt(2) · 0.0075 and a sum of 768 by sqrt(768) · 0.0106 ≈ 0.29, while the sums themselves
+  // spread by sqrt(768) ≈ 27.7: a relative RMS error near 1 %.
+  double squared_error = 0.0;
+  double squared_value = 0.0;
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    for (Eigen::Index j = 0; j < layer.weight.rows(); ++j) {
+      double exact = layer.bias(0, j);
+      for (Eigen::Index k = 0; k < inputs; ++k) exact += static_cast<double>(x(r, k)) * layer.weight(j, k);
+      squared_error += (exact - y(r, j)) * (exact - y(r, j));
+      squared_value += exact * exact;
+    }
+  }
+  const double relative = std::sqrt(squared_error / squared_value);
+  EXPECT_GT(relative, 0.002);  // int8 is an approximation: a tiny error would mean it was not applied
+  EXPECT_LT(relative, 0.015);
+}
+
+TEST(Int8Linear, AZeroRowGivesTheBiasAndANonFiniteRowGivesNaN) {
+  const LinearWeights layer{random_matrix(40, 10, 1), random_matrix(1, 40, 2)};
+  nn::Matrix<float> x = nn::Matrix<float>::Zero(2, 10);
+  x(1, 3) = std::numeric_limits<float>::infinity();
+  nn::Matrix<float> y;
+  Int8Linear(layer).apply(x, y);
+  for (Eigen::Index j = 0; j < 40; ++j) {
+    EXPECT_EQ(y(0, j), layer.bias(0, j));
+    EXPECT_TRUE(std::isnan(y(1, j)));
+  }
+}
+
+TEST(Int8Linear, HoldsAQuarterOfTheFloatWeight) {
+  const Int8Linear quantized(LinearWeights{random_matrix(64, 256, 1), random_matrix(1, 64, 2)});
+  EXPECT_EQ(quantized.inputs(), 256);
+  EXPECT_EQ(quantized.outputs(), 64);
+  const std::size_t float_bytes = 64U * 256U * sizeof(float);
+  EXPECT_LE(quantized.bytes(), float_bytes / 2);  // int8 (or int16 pairs for AVX2) plus per-output scales
+}
+
+}  // namespace
+}  // namespace claimrag::pretrained
