@@ -49,6 +49,7 @@ void add_ground_command(CLI::App& root) {
   add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
   add_threads_option(*command);
+  add_precision_option(*command);
   command->callback([options, generate_prompt] {
     const bool command_gave_prompt = generate_prompt->count() > 0;
     auto request = options->request;

@@ -34,6 +34,7 @@ void add_index_command(CLI::App& root) {
   add_served_flags(*command, options->served, /*chat=*/false);
   add_config_option(*command, options->config);
   add_threads_option(*command);
+  add_precision_option(*command);
   command->callback([options, query_prefix, passage_prefix] {
     // A served encoder's recording goes inside the index, beside encoder.json.
     const ModelSource source = model_source(options->encoder, options->served,

@@ -53,6 +53,7 @@ void add_interrogate_command(CLI::App& root) {
   add_verifier_option(*command, *verifier);
   add_config_option(*command, *config);
   add_threads_option(*command);
+  add_precision_option(*command);
   command->add_option("--endpoint", options->http.endpoint,
                       "http responder: base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1");
   command->add_option("--llm-model", options->http.model, "http responder: the model name sent to the endpoint");

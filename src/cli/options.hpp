@@ -13,6 +13,7 @@
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/output_plan.hpp"
+#include "claimrag/pretrained/precision.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
 
 namespace claimrag::cli {
@@ -78,6 +79,18 @@ inline CLI::Option* add_threads_option(CLI::App& command) {
           "--threads", [](const int& threads) { omp_set_num_threads(threads); },
           "Threads to compute with (default: OMP_NUM_THREADS, else all cores); results do not depend on it")
       ->check(CLI::Range(1, kMaxThreads));
+}
+
+/// --precision f32|int8 on every subcommand that can load a checkpoint: the precision of its
+/// encoders' linear layers (pretrained/precision.hpp). f32 is the default and matches the reference
+/// library; int8 is faster and smaller, and changes the outputs slightly. Applied when parsed.
+inline CLI::Option* add_precision_option(CLI::App& command) {
+  return command
+      .add_option_function<std::string>(
+          "--precision",
+          [](const std::string& text) { pretrained::set_default_checkpoint_precision(pretrained::parse_precision(text)); },
+          "Checkpoints' linear layers: f32 (default: the reference's results) or int8 (faster, approximate)")
+      ->check(CLI::IsMember({"f32", "int8"}));
 }
 
 /// --verifier SPEC on every subcommand that verifies: builtin, checkpoint:DIR, llm:URL or tei:URL

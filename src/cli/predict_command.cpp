@@ -19,6 +19,7 @@ void add_predict_command(CLI::App& root) {
   command->add_option("--batch-size", options->batch_size, "Sequences held in memory at once (default 32)")
       ->check(number_in(1, 1e6));
   add_threads_option(*command);
+  add_precision_option(*command);
   command->callback([options] {
     pretrained::PredictSummary summary;
     with_outputs({.inputs = {options->checkpoint, options->pairs}, .files = {options->out}},

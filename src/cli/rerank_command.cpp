@@ -41,6 +41,7 @@ void add_rerank_command(CLI::App& root) {
   add_served_flags(*command, options->served, /*chat=*/false);
   add_config_option(*command, options->config);
   add_threads_option(*command);
+  add_precision_option(*command);
   command->callback([options] {
     const ModelSource source = model_source(options->cross_encoder, options->served, options->out);
     if (!options->cross_encoder.empty()) {

@@ -44,6 +44,7 @@ void add_retrieve_command(CLI::App& root) {
   add_served_flags(*command, options->served, /*chat=*/false);
   add_config_option(*command, options->config);
   add_threads_option(*command);
+  add_precision_option(*command);
   command->callback([options, query_prefix] {
     // A served index embeds its queries through the URL it recorded unless --encoder tei:URL says another.
     const bool served_index = options->method == "dense" && experiment::is_served_encoder_index(options->index);

@@ -94,6 +94,7 @@ void add_sufficiency_command(CLI::App& root) {
   add_judge_flags(*command, flags->judge);
   add_config_option(*command, flags->config);
   add_threads_option(*command);
+  add_precision_option(*command);
   command->callback([flags, judge_prompt] {
     auto& options = flags->command;
     default_to_shipped(*judge_prompt, options.judge.prompt);

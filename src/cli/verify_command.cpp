@@ -38,6 +38,7 @@ void add_verify_command(CLI::App& root) {
   add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
   add_threads_option(*command);
+  add_precision_option(*command);
   command->callback([options] {
     auto request = options->request;
     request.data = options->data;

@@ -82,6 +82,7 @@ nlohmann::ordered_json checkpoint_files_record(const fs::path& folder) {
 nlohmann::ordered_json TextModel::record() const {
   nlohmann::ordered_json record = checkpoint_files_record(folder());
   record["model"] = model_.description();
+  record["precision"] = precision_name(model_.encoder().precision());
   record["tokenizer"] = tokenizer_->description();
   return record;
 }

@@ -14,6 +14,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/json_output.hpp"
+#include "claimrag/pretrained/precision.hpp"
 #include "claimrag/pretrained/text_model.hpp"
 #include "claimrag/served/served_options.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
@@ -327,6 +328,7 @@ nlohmann::ordered_json verifier_record(const VerifierSource& source, const Exper
   auto label_map = nlohmann::ordered_json::object();
   for (std::size_t id = 0; id < labels.size(); ++id) label_map[model_config.labels[id]] = verification::label_name(labels[id]);
   checkpoint["label_map"] = std::move(label_map);
+  checkpoint["precision"] = pretrained::precision_name(pretrained::default_checkpoint_precision());
   record["checkpoint"] = std::move(checkpoint);
   record["stacked"] = config.verification.checkpoint.stacked;
   record["rule"] = {{"premise", verification::premise_unit_name(options.rule.premise)},
