@@ -209,6 +209,7 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("unrelated_passages", options.unrelated_passages);
   object.read("free_text_nei_threshold", options.free_text_nei_threshold);
   object.read("free_text_contradict_ratio", options.free_text_contradict_ratio);
+  object.read("null_against_effect", options.null_against_effect);
   read_checkpoint_verification(object.object("checkpoint"), verification.checkpoint);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);

@@ -51,12 +51,20 @@ std::vector<double> label_row(const VerificationOptions& options, const std::str
                               const std::vector<std::size_t>& rationale, double tau) {
   text::RelationFeatureOptions relation;
   relation.paraphrased_directions = options.paraphrased_directions;
-  return options.claim_only ? claim_only_features(claim)
-                            : label_features(claim_text, claim, document, source, probabilities, rationale, tau, relation);
+  if (options.claim_only) return claim_only_features(claim);
+  std::vector<double> row = label_features(claim_text, claim, document, source, probabilities, rationale, tau, relation);
+  if (options.null_against_effect) row.push_back(null_against_effect(row));
+  return row;
 }
 
 const std::vector<std::string>& label_row_names(const VerificationOptions& options) {
-  return options.claim_only ? claim_only_feature_names() : label_feature_names();
+  static const std::vector<std::string> with_null = [] {
+    std::vector<std::string> names = label_feature_names();
+    names.emplace_back(kNullAgainstEffectName);
+    return names;
+  }();
+  if (options.claim_only) return claim_only_feature_names();
+  return options.null_against_effect ? with_null : label_feature_names();
 }
 
 DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,

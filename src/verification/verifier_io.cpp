@@ -116,6 +116,7 @@ VerificationOptions parse_options(const std::string& text) {
   options.unrelated_passages = json.value("unrelated_passages", false);
   options.free_text_nei_threshold = json.value("free_text_nei_threshold", 0.0);
   options.free_text_contradict_ratio = json.value("free_text_contradict_ratio", 1.0);
+  options.null_against_effect = json.value("null_against_effect", false);
   return options;
 }
 
@@ -154,9 +155,10 @@ std::string options_text(const VerificationOptions& options) {
                       {"passages", options.passages},
                       {"unrelated_passages", options.unrelated_passages},
                       {"free_text_nei_threshold", options.free_text_nei_threshold}};
-  // Written only when it is not 1, so that the files and cache keys of models trained without it
-  // stay as they were.
+  // Written only when they are not their defaults, so that the files and cache keys of models
+  // trained without them stay as they were.
   if (options.free_text_contradict_ratio != 1.0) json["free_text_contradict_ratio"] = options.free_text_contradict_ratio;
+  if (options.null_against_effect) json["null_against_effect"] = true;
   return json.dump();
 }
 

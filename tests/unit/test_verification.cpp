@@ -271,3 +271,19 @@ TEST(ClaimVerifier, TheFreeTextContradictRatioDecidesBetweenSupportAndContradict
     }
   }
 }
+
+TEST(ClaimVerifier, NullAgainstEffectAddsOneLabelColumnThatTheFileRecords) {
+  const auto data = toy_data();
+  VerificationOptions with = toy_options();
+  with.null_against_effect = true;
+  const auto verifier = train_claim_verifier(data, with);
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "null.safetensors";
+  verifier->save(file);
+  EXPECT_NO_THROW(load_claim_verifier(file, &with));
+  const VerificationOptions without = toy_options();
+  EXPECT_THROW(load_claim_verifier(file, &without), claimrag::DataError);
+  // Off, the options' text (a model's file and cache key) is what it was before the option.
+  EXPECT_EQ(options_text(without).find("null_against_effect"), std::string::npos);
+  EXPECT_NE(options_text(with).find("\"null_against_effect\":true"), std::string::npos);
+}

@@ -29,3 +29,9 @@ TEST(VerificationConfig, TheFreeTextContradictRatioIsOneUnlessSetAndPositive) {
   EXPECT_THROW(load(R"({"verification": {"free_text_contradict_ratio": 11}})"), UsageError);
   EXPECT_THROW(load(R"({"verification": {"free_text_contradict_ratio": "0.3"}})"), UsageError);
 }
+
+TEST(VerificationConfig, NullAgainstEffectIsOffUnlessSet) {
+  EXPECT_FALSE(load("{}").verification.options.null_against_effect);
+  EXPECT_TRUE(load(R"({"verification": {"null_against_effect": true}})").verification.options.null_against_effect);
+  EXPECT_THROW(load(R"({"verification": {"null_against_effect": 1}})"), UsageError);
+}

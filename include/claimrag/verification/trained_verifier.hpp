@@ -80,6 +80,9 @@ struct VerificationOptions {
   /// likelier of the two; γ < 1 asks less of a contradiction (docs/builtin-verifier.md). Applied
   /// in cross-validation and by the saved model; the other settings always use 1.
   double free_text_contradict_ratio = 1.0;
+  /// The label model also reads null_against_effect (label_features.hpp): a null result in the
+  /// rationale against a claim that asserts an effect.
+  bool null_against_effect = false;
 };
 
 /// What a verifier was trained to read, recorded in its file so that a model is never used on
