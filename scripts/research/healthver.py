@@ -13,6 +13,11 @@ committed; every file this script writes goes where you say, outside the reposit
       θ chosen by 5-fold cross-validation grouped by claim (crc32 of the claim text): on four
       folds, the θ of 0.20..0.96 with the best macro-F1 among those that keep the folds' unrelated
       pairs NOT_ENOUGH_INFO at rate >= 0.90; the fifth fold scored at it; predictions pooled.
+  healthver.py cv-ratio DEV VERDICTS [MIN_RATIO]
+      The same, with the rule's second parameter γ (verification.free_text_contradict_ratio)
+      chosen jointly with θ on the four folds: NOT_ENOUGH_INFO when P(NEI) >= θ, else CONTRADICT
+      when P(CONTRADICT) > γ·P(SUPPORT), else SUPPORT; γ on MIN_RATIO..1.50 by 0.05 (MIN_RATIO
+      0.10 unless given; γ 1 is `cv`'s rule); ties go to γ nearest 1, then the lowest θ.
   healthver.py answers DEV OUT_ANSWERS OUT_GOLD
       The grounding benchmark, built the way the SciFact one is (src/grounding/benchmark.hpp):
       answers of 2-4 claims, each with its pair's evidence as an inline passage of the context,
@@ -77,11 +82,11 @@ def probabilities(path):
     return related, unrelated
 
 
-def decide(p, theta):
+def decide(p, theta, ratio=1.0):
     s, c, n = p
     if n >= theta:
         return "NEI"
-    return "SUPPORT" if s >= c else "CONTRADICT"
+    return "SUPPORT" if ratio * s >= c else "CONTRADICT"
 
 
 def f1s(ids, gold, predicted):
@@ -96,7 +101,10 @@ def f1s(ids, gold, predicted):
     return f
 
 
-def cv(dev, verdicts):
+def grouped_cv(dev, verdicts, ratios):
+    """The held-out choice of (θ, γ) over the θ grid and `ratios`: (gold labels, related ids, their
+    probabilities, the unrelated pairs' NEI rate as a function of θ, [(θ, γ) per fold], pooled
+    held-out F1s, held-out unrelated NEI rate)."""
     rows = {r["id"]: r for r in read(dev)}
     gold = {i: r["label"] for i, r in rows.items()}
     fold = {i: zlib.crc32(r["claim"].encode()) % 5 for i, r in rows.items()}
@@ -107,23 +115,38 @@ def cv(dev, verdicts):
     def unrelated_nei(us, theta):
         return sum(unrelated[u][2] >= theta for u in us) / max(1, len(us))
 
-    for theta in [0.5, 0.6, 0.7, 0.8, 0.85, 0.9]:
-        f = f1s(ids, gold, {i: decide(related[i], theta) for i in ids})
-        print(f"all dev, θ {theta}: macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f} CONTRADICT {f['CONTRADICT']:.3f}"
-              f" unrelated NEI {unrelated_nei(uids, theta):.3f}")
+    def macro(train, theta, ratio):
+        return f1s(train, gold, {i: decide(related[i], theta, ratio) for i in train})["macro"]
+
     chosen, predicted, unrelated_held_out = [], {}, []
     for k in range(5):
         train = [i for i in ids if fold[i] != k]
         utrain = [u for u in uids if fold[u] != k]
         allowed = [t for t in thetas if unrelated_nei(utrain, t) >= 0.90] or [thetas[0]]
-        theta = max(allowed, key=lambda t: (f1s(train, gold, {i: decide(related[i], t) for i in train})["macro"], -t))
-        chosen.append(theta)
-        predicted.update({i: decide(related[i], theta) for i in ids if fold[i] == k})
+        theta, ratio = max(((t, g) for t in allowed for g in ratios),
+                           key=lambda tg: (macro(train, *tg), -abs(tg[1] - 1), -tg[0]))
+        chosen.append((theta, ratio))
+        predicted.update({i: decide(related[i], theta, ratio) for i in ids if fold[i] == k})
         unrelated_held_out += [unrelated[u][2] >= theta for u in uids if fold[u] == k]
-    f = f1s(ids, gold, predicted)
-    print(f"grouped CV: θ per fold {chosen}; held-out macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f}"
-          f" CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f};"
-          f" held-out unrelated NEI {sum(unrelated_held_out) / len(unrelated_held_out):.3f}")
+    return (gold, ids, related, lambda theta: unrelated_nei(uids, theta), chosen, f1s(ids, gold, predicted),
+            sum(unrelated_held_out) / len(unrelated_held_out))
+
+
+def cv(dev, verdicts):
+    gold, ids, related, unrelated_nei, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, [1.0])
+    for theta in [0.5, 0.6, 0.7, 0.8, 0.85, 0.9]:
+        a = f1s(ids, gold, {i: decide(related[i], theta) for i in ids})
+        print(f"all dev, θ {theta}: macro {a['macro']:.3f} SUPPORT {a['SUPPORT']:.3f} CONTRADICT {a['CONTRADICT']:.3f}"
+              f" unrelated NEI {unrelated_nei(theta):.3f}")
+    print(f"grouped CV: θ per fold {[theta for theta, _ in chosen]}; held-out macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f}"
+          f" CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f}; held-out unrelated NEI {unrelated_rate:.3f}")
+
+
+def cv_ratio(dev, verdicts, min_ratio="0.10"):
+    ratios = [round(0.05 * k, 2) for k in range(round(float(min_ratio) / 0.05), 31)]
+    *_, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, ratios)
+    print(f"grouped CV, θ and γ: (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f}"
+          f" CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f}; held-out unrelated NEI {unrelated_rate:.3f}")
 
 
 def sentence(text):
@@ -221,7 +244,8 @@ def ground(grounded, gold_path):
 
 
 if __name__ == "__main__":
-    commands = {"pairs": (pairs, 2), "cv": (cv, 2), "answers": (answers, 3), "ground": (ground, 2)}
-    if len(sys.argv) < 2 or sys.argv[1] not in commands or len(sys.argv) - 2 != commands[sys.argv[1]][1]:
+    commands = {"pairs": (pairs, (2,)), "cv": (cv, (2,)), "cv-ratio": (cv_ratio, (2, 3)), "answers": (answers, (3,)),
+                "ground": (ground, (2,))}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands or len(sys.argv) - 2 not in commands[sys.argv[1]][1]:
         sys.exit(__doc__)
     commands[sys.argv[1]][0](*sys.argv[2:])

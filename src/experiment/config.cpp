@@ -208,6 +208,8 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("passages", options.passages);
   object.read("unrelated_passages", options.unrelated_passages);
   object.read("free_text_nei_threshold", options.free_text_nei_threshold);
+  object.read("free_text_contradict_ratio", options.free_text_contradict_ratio);
+  object.read("null_against_effect", options.null_against_effect);
   read_checkpoint_verification(object.object("checkpoint"), verification.checkpoint);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);
@@ -217,6 +219,9 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   if (!(options.selector_C > 0) || !(options.label_l2 > 0)) throw UsageError("verification.selector_C and label_l2 must be > 0");
   if (!(options.free_text_nei_threshold >= 0 && options.free_text_nei_threshold <= 1)) {
     throw UsageError("verification.free_text_nei_threshold must be in [0, 1] (0: chosen on SciFact's grid)");
+  }
+  if (!(options.free_text_contradict_ratio > 0 && options.free_text_contradict_ratio <= 10)) {
+    throw UsageError("verification.free_text_contradict_ratio must be in (0, 10] (1: the likelier of SUPPORT and CONTRADICT)");
   }
   if (options.tau_grid.empty() || options.nei_threshold_grid.empty() || verification.open_k_grid.empty()) {
     throw UsageError("verification.tau_grid, nei_threshold_grid and open_k_grid must not be empty");

@@ -51,31 +51,45 @@ std::vector<double> label_row(const VerificationOptions& options, const std::str
                               const std::vector<std::size_t>& rationale, double tau) {
   text::RelationFeatureOptions relation;
   relation.paraphrased_directions = options.paraphrased_directions;
-  return options.claim_only ? claim_only_features(claim)
-                            : label_features(claim_text, claim, document, source, probabilities, rationale, tau, relation);
+  if (options.claim_only) return claim_only_features(claim);
+  std::vector<double> row = label_features(claim_text, claim, document, source, probabilities, rationale, tau, relation);
+  if (options.null_against_effect) row.push_back(null_against_effect(row));
+  return row;
 }
 
 const std::vector<std::string>& label_row_names(const VerificationOptions& options) {
-  return options.claim_only ? claim_only_feature_names() : label_feature_names();
+  static const std::vector<std::string> with_null = [] {
+    std::vector<std::string> names = label_feature_names();
+    names.emplace_back(kNullAgainstEffectName);
+    return names;
+  }();
+  if (options.claim_only) return claim_only_feature_names();
+  return options.null_against_effect ? with_null : label_feature_names();
 }
 
 DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,
                        const std::array<double, label_count>& label_probabilities, double tau, double nei_threshold,
-                       std::size_t max_rationale) {
+                       std::size_t max_rationale, double contradict_ratio) {
   DocumentVerdict verdict;
   verdict.doc_id = document.doc_id;
   verdict.probabilities = label_probabilities;
   verdict.nei_threshold = nei_threshold;
+  // Recorded only when it changes the rule, so that γ 1's verdicts read as they always did.
+  if (contradict_ratio != 1.0) verdict.contradict_ratio = contradict_ratio;
   for (std::size_t s = 0; s < sentence_probabilities.size(); ++s) verdict.sentence_scores.push_back({s, sentence_probabilities[s]});
   verdict.rationale = select_rationale(sentence_probabilities, tau, max_rationale);
   if (label_probabilities[2] >= nei_threshold || sentence_probabilities.empty()) {
     verdict.label = Label::not_enough_info;
   } else {
-    verdict.label = label_probabilities[0] >= label_probabilities[1] ? Label::support : Label::contradict;
+    verdict.label = contradict_ratio * label_probabilities[0] >= label_probabilities[1] ? Label::support : Label::contradict;
     // A verdict cites its evidence: without a sentence above τ, the best one stands in.
     if (verdict.rationale.empty()) verdict.rationale = best_sentences(sentence_probabilities, 1);
   }
   return verdict;
+}
+
+double contradict_ratio(const VerificationOptions& options, VerifierSetting setting) {
+  return setting == VerifierSetting::free_text ? options.free_text_contradict_ratio : 1.0;
 }
 
 namespace {
@@ -129,7 +143,7 @@ DocumentVerdict FeatureVerifier::judge_distinct(const std::string& claim_text, c
   std::vector<std::size_t> rationale = select_rationale(p, fitted_.tau, fitted_.options.max_rationale);
   if (rationale.empty()) rationale = best_sentences(p, 1);
   const auto label = fitted_.label.probabilities(label_row(fitted_.options, claim_text, claim, text, document, p, rationale, fitted_.tau));
-  return decide(document, p, label, fitted_.tau, fitted_.nei_threshold, fitted_.options.max_rationale);
+  return decide(document, p, label, fitted_.tau, fitted_.nei_threshold, fitted_.options.max_rationale, fitted_.contradict_ratio());
 }
 
 namespace {

@@ -40,10 +40,15 @@ const std::vector<std::string>& label_row_names(const VerificationOptions& optio
 
 
 /// The verdict for one document from its sentence and label probabilities: NEI when P(NEI) ≥ θ,
-/// else the likelier of SUPPORT and CONTRADICT; rationale as trained_verifier.hpp says.
+/// else CONTRADICT when P(CONTRADICT) > γ·P(SUPPORT) (γ = contradict_ratio; 1: the likelier of
+/// the two), else SUPPORT; rationale as trained_verifier.hpp says.
 DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,
                        const std::array<double, label_count>& label_probabilities, double tau, double nei_threshold,
-                       std::size_t max_rationale);
+                       std::size_t max_rationale, double contradict_ratio);
+
+/// The γ a verifier of `setting` trained with `options` decides with: the option's in the
+/// free-text setting, 1 in the others.
+double contradict_ratio(const VerificationOptions& options, VerifierSetting setting);
 
 struct FittedVerifier {
   VerificationOptions options;
@@ -53,6 +58,8 @@ struct FittedVerifier {
   double tau = 0.5;
   double nei_threshold = 0.5;
   VerifierSetting setting = VerifierSetting::oracle;
+  /// contradict_ratio(options, setting), kept beside θ.
+  [[nodiscard]] double contradict_ratio() const { return detail::contradict_ratio(options, setting); }
 };
 
 class FeatureVerifier final : public ClaimVerifier {

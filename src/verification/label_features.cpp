@@ -81,4 +81,14 @@ std::vector<double> label_features(const std::string& claim_text, const ClaimTex
   return row;
 }
 
+double null_against_effect(const std::vector<double>& label_row) {
+  using text::RelationFeature;
+  const std::size_t first = label_feature_names().size() - text::kRelationFeatureCount;
+  const auto relation = [&](RelationFeature feature) { return label_row.at(first + static_cast<std::size_t>(feature)); };
+  const bool claim_asserts_effect = relation(RelationFeature::claim_polarity) != 0 &&
+                                    relation(RelationFeature::claim_negation_count) == 0 &&
+                                    relation(RelationFeature::claim_null_count) == 0;
+  return claim_asserts_effect && relation(RelationFeature::evidence_null_count) > 0 ? 1.0 : 0.0;
+}
+
 }  // namespace claimrag::verification

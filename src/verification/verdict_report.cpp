@@ -86,6 +86,7 @@ nlohmann::ordered_json claim_verdict_json(const VerificationInput& input, const 
                          {"rationale", rationale_json(source, document)},
                          {"truncated_sentences", document.truncated_sentences}});
     if (document.nei_threshold) documents.back()["nei_threshold"] = *document.nei_threshold;
+    if (document.contradict_ratio) documents.back()["contradict_ratio"] = *document.contradict_ratio;
     if (!document.failure.empty()) documents.back()["failed"] = document.failure;
   }
   nlohmann::ordered_json object{{"claim", input.claim}, {"not_enough_evidence", not_enough_evidence(verdict)}};
@@ -110,8 +111,13 @@ std::string claim_verdict_text(const VerificationInput& input, const ClaimVerdic
     if (!document.failure.empty()) text << "    not judged: " << document.failure << "\n";
     // The rule beside the verdict, so that "P(SUPPORT) 0.52, NOT_ENOUGH_INFO" reads as what it is.
     if (document.nei_threshold) {
-      text << "    (NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= " << fixed(*document.nei_threshold, 3)
-           << ", else the likelier of SUPPORT and CONTRADICT)\n";
+      text << "    (NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= " << fixed(*document.nei_threshold, 3);
+      if (document.contradict_ratio) {
+        text << ", else CONTRADICT when P(CONTRADICT) > " << fixed(*document.contradict_ratio, 3)
+             << " x P(SUPPORT), else SUPPORT)\n";
+      } else {
+        text << ", else the likelier of SUPPORT and CONTRADICT)\n";
+      }
     }
     if (document.label != Label::not_enough_info) {
       for (const std::size_t index : document.rationale) {

@@ -115,6 +115,8 @@ VerificationOptions parse_options(const std::string& text) {
   options.passages = json.value("passages", false);
   options.unrelated_passages = json.value("unrelated_passages", false);
   options.free_text_nei_threshold = json.value("free_text_nei_threshold", 0.0);
+  options.free_text_contradict_ratio = json.value("free_text_contradict_ratio", 1.0);
+  options.null_against_effect = json.value("null_against_effect", false);
   return options;
 }
 
@@ -139,21 +141,25 @@ VerifierSetting parse_setting(const std::string& file, const std::string& text) 
 }  // namespace detail
 
 std::string options_text(const VerificationOptions& options) {
-  return nlohmann::json{{"folds", options.folds},
-                        {"max_rationale", options.max_rationale},
-                        {"selector_C", options.selector_C},
-                        {"label_l2", options.label_l2},
-                        {"tfidf_max_features", options.tfidf_max_features},
-                        {"tau_grid", options.tau_grid},
-                        {"nei_threshold_grid", options.nei_threshold_grid},
-                        {"claim_only", options.claim_only},
-                        {"negation_augmentation", options.negation_augmentation},
-                        {"calibrate", options.calibrate},
-                        {"paraphrased_directions", options.paraphrased_directions},
-                        {"passages", options.passages},
-                        {"unrelated_passages", options.unrelated_passages},
-                        {"free_text_nei_threshold", options.free_text_nei_threshold}}
-      .dump();
+  nlohmann::json json{{"folds", options.folds},
+                      {"max_rationale", options.max_rationale},
+                      {"selector_C", options.selector_C},
+                      {"label_l2", options.label_l2},
+                      {"tfidf_max_features", options.tfidf_max_features},
+                      {"tau_grid", options.tau_grid},
+                      {"nei_threshold_grid", options.nei_threshold_grid},
+                      {"claim_only", options.claim_only},
+                      {"negation_augmentation", options.negation_augmentation},
+                      {"calibrate", options.calibrate},
+                      {"paraphrased_directions", options.paraphrased_directions},
+                      {"passages", options.passages},
+                      {"unrelated_passages", options.unrelated_passages},
+                      {"free_text_nei_threshold", options.free_text_nei_threshold}};
+  // Written only when they are not their defaults, so that the files and cache keys of models
+  // trained without them stay as they were.
+  if (options.free_text_contradict_ratio != 1.0) json["free_text_contradict_ratio"] = options.free_text_contradict_ratio;
+  if (options.null_against_effect) json["null_against_effect"] = true;
+  return json.dump();
 }
 
 namespace detail {
@@ -237,6 +243,9 @@ std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& 
   if (expected && options_text(*expected) != options_text(fitted.options)) {
     throw DataError(file, "was trained with options " + options_text(fitted.options) + ", the configuration asks for " +
                               options_text(*expected));
+  }
+  if (!(fitted.options.free_text_contradict_ratio > 0) || !std::isfinite(fitted.options.free_text_contradict_ratio)) {
+    throw DataError(file, "metadata 'options' has a free_text_contradict_ratio that is not a positive finite number");
   }
   fitted.setting = parse_setting(file, field(metadata, file, "setting"));
   fitted.tau = parse_number(file, "tau", field(metadata, file, "tau"));

@@ -408,7 +408,8 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {
           const auto& document = claims[c].documents[d];
           verdicts[c].documents.push_back(
-              detail::decide(*document.source, document.out_of_fold, probabilities[c][d], tau, theta, options.max_rationale));
+              detail::decide(*document.source, document.out_of_fold, probabilities[c][d], tau, theta, options.max_rationale,
+                             fitted.contradict_ratio()));
         }
       }
       const detail::TaskScores scores = detail::verdict_scores(verdicts, gold);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
@@ -207,4 +208,82 @@ TEST(ClaimVerifier, NegationAugmentationAddsTheNegatedClaimsRowsWithTheirLabels)
   EXPECT_NO_THROW(load_claim_verifier(file, &augmented));
   const VerificationOptions without = toy_options();
   EXPECT_THROW(load_claim_verifier(file, &without), claimrag::DataError);
+}
+
+TEST(ClaimVerifier, TheFreeTextContradictRatioDecidesBetweenSupportAndContradictAsDocumented) {
+  auto data = toy_data();
+  data.setting = VerifierSetting::free_text;
+  const auto inputs = inputs_of(data);
+  // τ and θ fixed, so that γ cannot move what training chooses: only the rule differs.
+  VerificationOptions likelier = toy_options();
+  likelier.tau_grid = {0.3};
+  likelier.nei_threshold_grid = {0.5};
+  const auto plain = train_claim_verifier(data, likelier)->verify(inputs);
+  // γ at half the largest P(CONTRADICT) / P(SUPPORT) of a SUPPORT verdict: that one must turn.
+  double largest = 0;
+  for (const auto& verdict : plain) {
+    for (const auto& document : verdict.documents) {
+      if (document.label == Label::support) largest = std::max(largest, document.probabilities[1] / document.probabilities[0]);
+    }
+  }
+  ASSERT_GT(largest, 0);
+  VerificationOptions weighed = likelier;
+  weighed.free_text_contradict_ratio = largest / 2;
+  const auto verifier = train_claim_verifier(data, weighed);
+  const auto ratio = verifier->verify(inputs);
+  std::size_t turned = 0;
+  for (std::size_t c = 0; c < inputs.size(); ++c) {
+    for (std::size_t d = 0; d < plain[c].documents.size(); ++d) {
+      const auto& before = plain[c].documents[d];
+      const auto& after = ratio[c].documents.at(d);
+      const auto& p = before.probabilities;
+      EXPECT_EQ(after.probabilities, p);
+      const Label nei = Label::not_enough_info;
+      EXPECT_EQ(before.label, p[2] >= 0.5 ? nei : p[0] >= p[1] ? Label::support : Label::contradict);
+      EXPECT_EQ(after.label, p[2] >= 0.5 ? nei : p[1] > largest / 2 * p[0] ? Label::contradict : Label::support);
+      EXPECT_FALSE(before.contradict_ratio.has_value());
+      EXPECT_EQ(after.contradict_ratio, largest / 2);
+      turned += before.label == Label::support && after.label == Label::contradict;
+    }
+  }
+  EXPECT_GE(turned, 1u);
+
+  // The file keeps γ; asked for without it, the file is refused. Its key is written only when γ
+  // is not 1, so a model trained without the option keeps its file and cache key.
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "weighed.safetensors";
+  verifier->save(file);
+  const auto loaded = load_claim_verifier(file, &weighed)->verify(inputs);
+  for (std::size_t c = 0; c < inputs.size(); ++c) {
+    for (std::size_t d = 0; d < ratio[c].documents.size(); ++d) EXPECT_EQ(loaded[c].documents.at(d).label, ratio[c].documents[d].label);
+  }
+  EXPECT_THROW(load_claim_verifier(file, &likelier), claimrag::DataError);
+  EXPECT_EQ(options_text(likelier).find("contradict_ratio"), std::string::npos);
+  EXPECT_NE(options_text(weighed).find("\"free_text_contradict_ratio\""), std::string::npos);
+
+  // The other settings decide by the likelier of the two whatever the option says.
+  data.setting = VerifierSetting::oracle;
+  const auto oracle = train_claim_verifier(data, weighed)->verify(inputs);
+  for (std::size_t c = 0; c < inputs.size(); ++c) {
+    for (std::size_t d = 0; d < plain[c].documents.size(); ++d) {
+      EXPECT_EQ(oracle[c].documents.at(d).label, plain[c].documents[d].label);
+      EXPECT_FALSE(oracle[c].documents[d].contradict_ratio.has_value());
+    }
+  }
+}
+
+TEST(ClaimVerifier, NullAgainstEffectAddsOneLabelColumnThatTheFileRecords) {
+  const auto data = toy_data();
+  VerificationOptions with = toy_options();
+  with.null_against_effect = true;
+  const auto verifier = train_claim_verifier(data, with);
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "null.safetensors";
+  verifier->save(file);
+  EXPECT_NO_THROW(load_claim_verifier(file, &with));
+  const VerificationOptions without = toy_options();
+  EXPECT_THROW(load_claim_verifier(file, &without), claimrag::DataError);
+  // Off, the options' text (a model's file and cache key) is what it was before the option.
+  EXPECT_EQ(options_text(without).find("null_against_effect"), std::string::npos);
+  EXPECT_NE(options_text(with).find("\"null_against_effect\":true"), std::string::npos);
 }

@@ -169,6 +169,22 @@ TEST(VerdictReport, TheNeiRuleStandsBesideEachVerdictOfAThresholdVerifier) {
   EXPECT_FALSE(json["documents"][0].contains("nei_threshold"));
 }
 
+TEST(VerdictReport, AContradictRatioIsPartOfTheRuleBesideTheVerdict) {
+  const auto input = aspirin_claim();
+  auto verdicts = verification::verify_claims(OverlapVerifier{}, std::span(&input, 1));
+  verdicts[0].documents[1].nei_threshold = 0.8;
+  verdicts[0].documents[1].contradict_ratio = 0.25;
+  const std::string text = verification::claim_verdict_text(input, verdicts[0]);
+  EXPECT_NE(text.find("    (NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= 0.800, else CONTRADICT when P(CONTRADICT) > 0.250 x "
+                      "P(SUPPORT), else SUPPORT)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("the likelier"), std::string::npos) << text;
+  const auto json = nlohmann::json::parse(verification::claim_verdict_json(input, verdicts[0]).dump());
+  EXPECT_EQ(json["documents"][1]["contradict_ratio"], 0.25);
+  EXPECT_FALSE(json["documents"][0].contains("contradict_ratio"));
+}
+
 TEST(WordlessClaims, AreNotEnoughInfoWithOneReasonAndNeverReachTheVerifier) {
   const auto guarded = verification::guard_wordless_claims(std::make_unique<OverlapVerifier>());
   const std::vector<VerificationInput> inputs{

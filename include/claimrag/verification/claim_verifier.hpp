@@ -59,12 +59,17 @@ struct DocumentVerdict {
   std::vector<SentenceScore> sentence_scores;       ///< every sentence, in sentence order
   std::size_t truncated_sentences = 0;              ///< sentences cut to the model's maximum length
   /// The decision rule's θ when the verifier has one: NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) ≥ θ,
-  /// else the likelier of SUPPORT and CONTRADICT. Empty for a verifier deciding otherwise.
+  /// else the likelier of SUPPORT and CONTRADICT (or as contradict_ratio says). Empty for a
+  /// verifier deciding otherwise.
   std::optional<double> nei_threshold;
   /// Why the verifier could not judge this pair; empty when it did. A failed verdict is
   /// NOT_ENOUGH_INFO with probabilities (0, 0, 1), written as "failed" and counted, never taken
   /// for a judgement (verification/verdict_failures.hpp).
   std::string failure;
+  /// γ when the rule weighs CONTRADICT against SUPPORT (VerificationOptions::
+  /// free_text_contradict_ratio): CONTRADICT when P(CONTRADICT) > γ·P(SUPPORT). Empty for the
+  /// likelier of the two (γ 1).
+  std::optional<double> contradict_ratio{};
 };
 
 /// The verdicts on one claim: one per input document, in input order. `reason` says why a claim

@@ -13,6 +13,7 @@
 //   retrieval_score     ln(1 + retrieval score) (0 when given)
 //   relation_*          text::relation_features(claim, the rationale's sentences joined by a space):
 //                       negation and null-result mismatch, direction-word polarity, numbers, hedges
+//   null_against_effect only with VerificationOptions::null_against_effect, last (see below)
 // Every column is bounded whatever the evidence's length (property-tested in
 // tests/unit/test_verifier_invariance.cpp): probabilities, shares and cosines in [0, 1], the count
 // capped, the relation features' counts capped (text/relation_features.hpp).
@@ -20,6 +21,7 @@
 // text features always describe the document's most claim-like part.
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "claimrag/text/relation_features.hpp"
@@ -44,5 +46,15 @@ std::vector<double> label_features(const std::string& claim_text, const ClaimTex
                                    const EvidenceDocument& source,
                                    const std::vector<double>& probabilities, const std::vector<std::size_t>& rationale,
                                    double tau, const text::RelationFeatureOptions& relation_options = {});
+
+/// The name of the optional column null_against_effect.
+inline constexpr std::string_view kNullAgainstEffectName = "null_against_effect";
+
+/// 1 when the rationale says there was no effect while the claim asserts one, else 0, read from a
+/// label_features row: a null-result cue in the rationale ("no effect", "did not differ",
+/// "unchanged", ...), none in the claim, no negation in the claim, and a direction word of the
+/// claim near the words both share (its polarity is not 0). The relation features count each of
+/// these, but a linear model weighs them apart; this column is their conjunction.
+double null_against_effect(const std::vector<double>& label_row);
 
 }  // namespace claimrag::verification

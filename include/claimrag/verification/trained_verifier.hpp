@@ -75,6 +75,14 @@ struct VerificationOptions {
   /// In the free-text setting, θ is this value instead of the grid's best when > 0: a threshold
   /// chosen by cross-validation over more than SciFact (docs/builtin-verifier.md).
   double free_text_nei_threshold = 0.0;
+  /// In the free-text setting, the rule's second parameter γ: a verdict that is not
+  /// NOT_ENOUGH_INFO is CONTRADICT when P(CONTRADICT) > γ·P(SUPPORT), else SUPPORT. 1 is the
+  /// likelier of the two; γ < 1 asks less of a contradiction (docs/builtin-verifier.md). Applied
+  /// in cross-validation and by the saved model; the other settings always use 1.
+  double free_text_contradict_ratio = 1.0;
+  /// The label model also reads null_against_effect (label_features.hpp): a null result in the
+  /// rationale against a claim that asserts an effect.
+  bool null_against_effect = false;
 };
 
 /// What a verifier was trained to read, recorded in its file so that a model is never used on

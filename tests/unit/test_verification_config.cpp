@@ -1,0 +1,37 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "claimrag/error.hpp"
+#include "claimrag/experiment/config.hpp"
+#include "support/temp_folder.hpp"
+
+using namespace claimrag;
+
+namespace {
+
+experiment::ExperimentConfig load(const std::string& json) {
+  const auto path = claimrag::testing::unique_temp_path("claimrag_test_verification_config.json");
+  std::ofstream(path) << json;
+  auto config = experiment::load_config(path);
+  std::filesystem::remove(path);
+  return config;
+}
+
+}  // namespace
+
+TEST(VerificationConfig, TheFreeTextContradictRatioIsOneUnlessSetAndPositive) {
+  EXPECT_EQ(load("{}").verification.options.free_text_contradict_ratio, 1.0);
+  EXPECT_EQ(load(R"({"verification": {"free_text_contradict_ratio": 0.3}})").verification.options.free_text_contradict_ratio, 0.3);
+  EXPECT_THROW(load(R"({"verification": {"free_text_contradict_ratio": 0}})"), UsageError);
+  EXPECT_THROW(load(R"({"verification": {"free_text_contradict_ratio": -0.5}})"), UsageError);
+  EXPECT_THROW(load(R"({"verification": {"free_text_contradict_ratio": 11}})"), UsageError);
+  EXPECT_THROW(load(R"({"verification": {"free_text_contradict_ratio": "0.3"}})"), UsageError);
+}
+
+TEST(VerificationConfig, NullAgainstEffectIsOffUnlessSet) {
+  EXPECT_FALSE(load("{}").verification.options.null_against_effect);
+  EXPECT_TRUE(load(R"({"verification": {"null_against_effect": true}})").verification.options.null_against_effect);
+  EXPECT_THROW(load(R"({"verification": {"null_against_effect": 1}})"), UsageError);
+}
