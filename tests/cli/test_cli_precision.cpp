@@ -1,6 +1,7 @@
-// `--precision int8` end to end on a committed tiny checkpoint: predict's outputs move by a little
+// `--precision int8` end to end on committed tiny checkpoints: predict's outputs move by a little
 // and stay the same bytes for any thread count and batch size; the verifier's record says which
-// precision ran; an unknown precision is a usage error with nothing written.
+// precision ran; a dense index is queried only at the precision it was encoded with; an unknown
+// precision is a usage error with nothing written.
 
 #include <gtest/gtest.h>
 
@@ -77,6 +78,25 @@ TEST(CliPrecision, TheVerifierRecordSaysWhichPrecisionRan) {
     const auto& checkpoint = meta["verifier"]["checkpoint"];
     EXPECT_EQ(checkpoint["precision"], precision);
   }
+}
+
+TEST(CliPrecision, ADenseIndexIsQueriedAtThePrecisionItWasEncodedWith) {
+  TempFolder folder;
+  const auto index = folder.path() / "index";
+  const std::string data = " --data data/fixtures/tiny-beir";
+  const auto built = run_claimrag("--quiet index" + data + " --method dense --encoder tests/fixtures/pretrained/models/bert-embedding-sharded --out " +
+                                      index.string() + " --precision int8",
+                                  folder.path());
+  ASSERT_EQ(built.exit_code, 0) << built.err;
+  const auto run = folder.path() / "run.tsv";
+  const std::string retrieve = "--quiet retrieve" + data + " --index " + index.string() + " --method dense --split test --k 3 --out " + run.string();
+  const auto mixed = run_claimrag(retrieve, folder.path());
+  EXPECT_EQ(mixed.exit_code, 2);
+  EXPECT_NE(mixed.err.find("give --precision int8"), std::string::npos) << mixed.err;
+  EXPECT_FALSE(fs::exists(run));
+  const auto same = run_claimrag(retrieve + " --precision int8", folder.path());
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_TRUE(fs::exists(run));
 }
 
 TEST(CliPrecision, AnUnknownPrecisionIsAUsageErrorWithNothingWritten) {

@@ -13,6 +13,7 @@
 #include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/nn/safetensors.hpp"
+#include "claimrag/pretrained/precision.hpp"
 #include "claimrag/pretrained/text_model.hpp"
 #include "claimrag/served/tei.hpp"
 
@@ -74,6 +75,18 @@ ordered_json read_record(const fs::path& index_folder) {
 std::string recorded_text(const ordered_json& record, const char* key, const fs::path& file) {
   if (!record.contains(key) || !record[key].is_string()) throw DataError(file.string(), std::string("no \"") + key + "\" text");
   return record[key].get<std::string>();
+}
+
+// Queries embedded at another precision than the documents would be compared with vectors of a
+// slightly different model: refused, naming the flag that matches. Indexes written before
+// --precision existed were computed in f32.
+void require_same_precision(const ordered_json& record, const fs::path& record_file) {
+  const std::string recorded = record.contains("precision") ? recorded_text(record, "precision", record_file) : "f32";
+  const std::string asked = pretrained::precision_name(pretrained::default_checkpoint_precision());
+  if (recorded != asked) {
+    throw UsageError(record_file.string() + ": the index was encoded with --precision " + recorded + ", the queries would be " +
+                     asked + ": give --precision " + recorded);
+  }
 }
 
 }  // namespace
@@ -161,6 +174,7 @@ run::Run retrieve_with_encoder(const fs::path& beir_folder, const fs::path& inde
       content.tensors.front().value.rows() != static_cast<Eigen::Index>(corpus.documents.size())) {
     throw DataError(documents_file.string(), "does not hold one \"documents\" row per document of the corpus");
   }
+  if (!served) require_same_precision(record, record_file);
   std::optional<pretrained::TextModel> model;
   if (!served) require_embeddings(model.emplace(folder));
   const std::string query_prefix = settings.query_prefix.value_or(recorded_text(record, "query_prefix", record_file));
