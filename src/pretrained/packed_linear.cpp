@@ -100,12 +100,20 @@ void PackedLinear::apply(const ConstRowBlock& x, nn::Matrix<float>& y, VectorUni
   const auto panel_floats = static_cast<std::size_t>(inputs_ * kPanelWidth);
   // Panels outside, rows inside: one panel (at most 32 × inputs floats) stays in the core's cache
   // while every row streams past it.
-  for (Eigen::Index p = 0; p < panels_; ++p) {
+  // AVX-512 takes two panels at a time where it can (fewer loads per multiply-add).
+  const bool pairs = unit == VectorUnit::avx512;
+  for (Eigen::Index p = 0; p < panels_;) {
+    const Eigen::Index count = pairs && p + 1 < panels_ ? 2 : 1;
     product.panel = weight_.get() + static_cast<std::size_t>(p) * panel_floats;
     product.bias = bias_.get() + static_cast<std::size_t>(p * kPanelWidth);
     product.y = y.data() + p * kPanelWidth;
-    product.columns = std::min(kPanelWidth, outputs_ - p * kPanelWidth);
-    kernel(product);
+    product.columns = std::min(count * kPanelWidth, outputs_ - p * kPanelWidth);
+    if (count == 2) {
+      packed::panel_pair_product_avx512(product);
+    } else {
+      kernel(product);
+    }
+    p += count;
   }
 }
 

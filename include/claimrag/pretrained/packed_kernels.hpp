@@ -25,6 +25,9 @@ struct PanelProduct {
 void panel_product_scalar(const PanelProduct& product);
 void panel_product_avx2(const PanelProduct& product);
 void panel_product_avx512(const PanelProduct& product);
+/// Two neighbouring panels at once (the second depth × 32 floats after the first, its bias the
+/// 32 floats after the first's); `columns` counts both (33 to 64).
+void panel_pair_product_avx512(const PanelProduct& product);
 
 /// Whether this CPU (and its operating system) runs the AVX2 + FMA3, or the AVX-512F, kernels.
 bool cpu_runs_avx2();
