@@ -10,8 +10,8 @@ namespace claimrag::pretrained {
 namespace {
 
 // OpenBLAS would otherwise split each product over its own threads, whose partial sums depend on
-// the thread count; callers already keep every core busy with one sequence each. Set once, before
-// the first product, for the whole process (nothing else in claimrag calls BLAS).
+// the thread count; callers already keep every core busy with a stack of sequences each. Set once,
+// before the first product, for the whole process (nothing else in claimrag calls BLAS).
 void hold_blas_to_one_thread() {
   static const bool held = [] {
     openblas_set_num_threads(1);

@@ -22,26 +22,28 @@ std::int8_t quantize(float value, float inverse_scale) {
   return static_cast<std::int8_t>(std::clamp(scaled, -127.0F, 127.0F));
 }
 
-// Row r's activations as integers (padded with zeros to whole groups) and its scale; a row with
-// NaN or infinity gets a NaN scale, so its outputs are NaN and the model's finite-output check
-// reports it.
-void quantize_rows(const ConstRowBlock& x, Eigen::Index padded, std::vector<std::int8_t>& values, std::vector<float>& scales) {
-  values.assign(static_cast<std::size_t>(x.rows() * padded), 0);
+// Each row's activations as integers, written straight in the form a unit reads (Stored: int8,
+// int16, or uint8 with `shift` 128 for VNNI's unsigned operand), padded with the shifted zero to
+// whole groups, and each row's scale. A row with NaN or infinity gets a NaN scale, so its outputs
+// are NaN and the model's finite-output check reports it.
+template <typename Stored>
+std::vector<Stored> quantize_rows(const ConstRowBlock& x, Eigen::Index padded, int shift, std::vector<float>& scales) {
+  std::vector<Stored> values(static_cast<std::size_t>(x.rows() * padded), static_cast<Stored>(shift));
   scales.assign(static_cast<std::size_t>(x.rows()), 0.0F);
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
     float largest = 0.0F;
     for (Eigen::Index k = 0; k < x.cols(); ++k) largest = std::max(largest, std::abs(x(r, k)));
-    if (!std::isfinite(largest)) largest = std::numeric_limits<float>::quiet_NaN();
-    if (std::isnan(largest)) {
-      scales[static_cast<std::size_t>(r)] = largest;
+    if (!std::isfinite(largest)) {
+      scales[static_cast<std::size_t>(r)] = std::numeric_limits<float>::quiet_NaN();
       continue;
     }
     if (largest == 0.0F) continue;
     scales[static_cast<std::size_t>(r)] = largest / 127.0F;
     const float inverse = 127.0F / largest;
-    std::int8_t* row = values.data() + r * padded;
-    for (Eigen::Index k = 0; k < x.cols(); ++k) row[k] = quantize(x(r, k), inverse);
+    Stored* row = values.data() + r * padded;
+    for (Eigen::Index k = 0; k < x.cols(); ++k) row[k] = static_cast<Stored>(quantize(x(r, k), inverse) + shift);
   }
+  return values;
 }
 
 }  // namespace
@@ -125,39 +127,40 @@ void Int8Linear::apply(const ConstRowBlock& x, nn::Matrix<float>& y) const {
   y.resize(x.rows(), outputs_);
   if (x.rows() == 0 || outputs_ == 0) return;
   const Eigen::Index padded_inputs = groups_ * 4;
-  std::vector<std::int8_t> values;
   std::vector<float> row_scales;
-  quantize_rows(x, padded_inputs, values, row_scales);
-  // Each unit reads the same integers in its own form: shifted to unsigned for VNNI, widened to
-  // int16 pairs for AVX2.
+  // The same integers in each unit's form: int8 for the scalar code, shifted to unsigned for VNNI,
+  // int16 pairs for AVX2 (each vector keeps its buffer alive through the products below).
+  std::vector<std::int8_t> values8;
   std::vector<std::uint8_t> shifted;
   std::vector<std::int16_t> widened;
   int8::PanelProduct product;
-  product.x_stride = padded_inputs;
-  product.rows = x.rows();
-  product.row_scales = row_scales.data();
-  product.groups = groups_;
-  product.y_stride = y.outerStride();
   void (*kernel)(const int8::PanelProduct&) = &int8::panel_product_scalar;
-  const std::size_t panel_elements = static_cast<std::size_t>(kWidth * padded_inputs);
   const void* weights = weight8_.data();
   std::size_t element_size = 1;
   switch (unit_) {
-    case VectorUnit::scalar: product.x = values.data(); break;
+    case VectorUnit::scalar:
+      values8 = quantize_rows<std::int8_t>(x, padded_inputs, 0, row_scales);
+      product.x = values8.data();
+      break;
     case VectorUnit::avx512:
-      shifted.resize(values.size());
-      for (std::size_t i = 0; i < values.size(); ++i) shifted[i] = static_cast<std::uint8_t>(values[i] + 128);
+      shifted = quantize_rows<std::uint8_t>(x, padded_inputs, 128, row_scales);
       product.x = shifted.data();
       kernel = &int8::panel_product_avx512_vnni;
       break;
     case VectorUnit::avx2:
-      widened.assign(values.begin(), values.end());
+      widened = quantize_rows<std::int16_t>(x, padded_inputs, 0, row_scales);
       product.x = widened.data();
       kernel = &int8::panel_product_avx2;
       weights = weight16_.data();
       element_size = sizeof(std::int16_t);
       break;
   }
+  product.x_stride = padded_inputs;
+  product.rows = x.rows();
+  product.row_scales = row_scales.data();
+  product.groups = groups_;
+  product.y_stride = y.outerStride();
+  const std::size_t panel_elements = static_cast<std::size_t>(kWidth * padded_inputs);
   const Eigen::Index panels = (outputs_ + kWidth - 1) / kWidth;
   for (Eigen::Index p = 0; p < panels; ++p) {
     product.panel = static_cast<const char*>(weights) + static_cast<std::size_t>(p) * panel_elements * element_size;

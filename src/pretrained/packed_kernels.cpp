@@ -152,28 +152,55 @@ __attribute__((target("avx2,fma"))) void Avx2Tile<Rows>::run(Eigen::Index first_
   }
 }
 
+// The product of `count` panels from panel `first` on: a view of the layer's panels.
+PanelProduct panels_from(const LayerProduct& layer, Eigen::Index first, Eigen::Index count) {
+  PanelProduct panel = layer.first;
+  panel.panel += first * layer.first.depth * kWidth;
+  panel.bias += first * kWidth;
+  panel.y += first * kWidth;
+  panel.columns = std::min<Eigen::Index>(count * kWidth, layer.outputs - first * kWidth);
+  return panel;
+}
+
 }  // namespace
 
-void panel_product_scalar(const PanelProduct& p) {
-  for (Eigen::Index r = 0; r < p.rows; ++r) {
-    const float* x = p.x + r * p.x_stride;
-    float* y = p.y + r * p.y_stride;
-    for (Eigen::Index j = 0; j < p.columns; ++j) {
-      float sum = p.bias[j];
-      for (Eigen::Index k = 0; k < p.depth; ++k) sum = std::fma(x[k], p.panel[k * kWidth + j], sum);
-      y[j] = sum;
+// Panels outside, rows inside: a panel (at most 32 × inputs floats) stays in the core's cache while
+// every row streams past it.
+void layer_product_scalar(const LayerProduct& layer) {
+  for (Eigen::Index panel = 0; panel < layer.panels; ++panel) {
+    const PanelProduct p = panels_from(layer, panel, 1);
+    for (Eigen::Index r = 0; r < p.rows; ++r) {
+      const float* x = p.x + r * p.x_stride;
+      float* y = p.y + r * p.y_stride;
+      for (Eigen::Index j = 0; j < p.columns; ++j) {
+        float sum = p.bias[j];
+        for (Eigen::Index k = 0; k < p.depth; ++k) sum = std::fma(x[k], p.panel[k * kWidth + j], sum);
+        y[j] = sum;
+      }
     }
   }
 }
 
-void panel_product_avx2(const PanelProduct& p) {
-  const int halves = p.columns > 16 ? 2 : 1;
-  for (int half = 0; half < halves; ++half) over_row_tiles<Avx2Tile, kAvx2Rows>(p.rows, p, half);
+void layer_product_avx2(const LayerProduct& layer) {
+  for (Eigen::Index panel = 0; panel < layer.panels; ++panel) {
+    const PanelProduct p = panels_from(layer, panel, 1);
+    const int halves = p.columns > 16 ? 2 : 1;
+    for (int half = 0; half < halves; ++half) over_row_tiles<Avx2Tile, kAvx2Rows>(p.rows, p, half);
+  }
 }
 
-void panel_product_avx512(const PanelProduct& p) { over_row_tiles<Avx512Tile, kAvx512Rows>(p.rows, p); }
-
-void panel_pair_product_avx512(const PanelProduct& p) { over_row_tiles<Avx512PairTile, kAvx512PairRows>(p.rows, p); }
+// Two neighbouring panels at a time (fewer loads per multiply-add), one panel for an odd last one.
+void layer_product_avx512(const LayerProduct& layer) {
+  Eigen::Index panel = 0;
+  for (; panel + 1 < layer.panels; panel += 2) {
+    const PanelProduct pair = panels_from(layer, panel, 2);
+    over_row_tiles<Avx512PairTile, kAvx512PairRows>(pair.rows, pair);
+  }
+  if (panel < layer.panels) {
+    const PanelProduct last = panels_from(layer, panel, 1);
+    over_row_tiles<Avx512Tile, kAvx512Rows>(last.rows, last);
+  }
+}
 
 bool cpu_runs_avx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
 

@@ -84,37 +84,25 @@ void PackedLinear::apply(const ConstRowBlock& x, nn::Matrix<float>& y, VectorUni
   }
   y.resize(x.rows(), outputs_);
   if (x.rows() == 0 || outputs_ == 0) return;
-  void (*kernel)(const packed::PanelProduct&) = nullptr;
+  void (*kernel)(const packed::LayerProduct&) = nullptr;
   switch (unit) {
-    case VectorUnit::scalar: kernel = &packed::panel_product_scalar; break;
-    case VectorUnit::avx2: kernel = packed::cpu_runs_avx2() ? &packed::panel_product_avx2 : nullptr; break;
-    case VectorUnit::avx512: kernel = packed::cpu_runs_avx512() ? &packed::panel_product_avx512 : nullptr; break;
+    case VectorUnit::scalar: kernel = &packed::layer_product_scalar; break;
+    case VectorUnit::avx2: kernel = packed::cpu_runs_avx2() ? &packed::layer_product_avx2 : nullptr; break;
+    case VectorUnit::avx512: kernel = packed::cpu_runs_avx512() ? &packed::layer_product_avx512 : nullptr; break;
   }
   if (kernel == nullptr) throw InternalError("PackedLinear: this CPU does not run " + vector_unit_name(unit));
-  packed::PanelProduct product;
-  product.x = x.data();
-  product.x_stride = x.outerStride();
-  product.rows = x.rows();
-  product.depth = inputs_;
-  product.y_stride = y.outerStride();
-  const auto panel_floats = static_cast<std::size_t>(inputs_ * kPanelWidth);
-  // Panels outside, rows inside: one panel (at most 32 × inputs floats) stays in the core's cache
-  // while every row streams past it.
-  // AVX-512 takes two panels at a time where it can (fewer loads per multiply-add).
-  const bool pairs = unit == VectorUnit::avx512;
-  for (Eigen::Index p = 0; p < panels_;) {
-    const Eigen::Index count = pairs && p + 1 < panels_ ? 2 : 1;
-    product.panel = weight_.get() + static_cast<std::size_t>(p) * panel_floats;
-    product.bias = bias_.get() + static_cast<std::size_t>(p * kPanelWidth);
-    product.y = y.data() + p * kPanelWidth;
-    product.columns = std::min(count * kPanelWidth, outputs_ - p * kPanelWidth);
-    if (count == 2) {
-      packed::panel_pair_product_avx512(product);
-    } else {
-      kernel(product);
-    }
-    p += count;
-  }
+  packed::LayerProduct product;
+  product.first.x = x.data();
+  product.first.x_stride = x.outerStride();
+  product.first.rows = x.rows();
+  product.first.panel = weight_.get();
+  product.first.bias = bias_.get();
+  product.first.depth = inputs_;
+  product.first.y = y.data();
+  product.first.y_stride = y.outerStride();
+  product.panels = panels_;
+  product.outputs = outputs_;
+  kernel(product);
 }
 
 }  // namespace claimrag::pretrained

@@ -100,4 +100,13 @@ inline std::vector<pretrained::TokenSequence> sequences_of_lengths(const std::st
   return sequences;
 }
 
+/// A fixture's name as a test parameter's name ('-' and '.' become '_').
+inline std::string fixture_test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  for (auto& c : name) {
+    if (c == '-' || c == '.') c = '_';
+  }
+  return name;
+}
+
 }  // namespace claimrag::testing

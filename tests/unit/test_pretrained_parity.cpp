@@ -111,18 +111,10 @@ TEST_P(Parity, SameBytesForAnyThreadCountAndBatchSize) {
   }
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = info.param;
-  for (auto& c : name) {
-    if (c == '-' || c == '.') c = '_';
-  }
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(Pretrained, Parity,
                          ::testing::Values("bert-classifier", "bert-reranker-f16", "bert-embedding-sharded",
                                            "roberta-classifier-bf16", "deberta-v3-classifier", "deberta-v2-classifier"),
-                         test_name);
+                         testing::fixture_test_name);
 
 // Real configurations (every flag of the checkpoint's config.json, sizes shrunk) with the real
 // tokenizer files from ../shared.
@@ -130,7 +122,7 @@ INSTANTIATE_TEST_SUITE_P(RealConfiguration, Parity,
                          ::testing::Values("real-deberta-v3-base-nli", "real-deberta-v3-prompt-injection",
                                            "real-roberta-large-mnli", "real-bert-base-uncased", "real-ms-marco-minilm-l6-v2",
                                            "real-all-minilm-l6-v2", "real-bge-base-en-v1.5"),
-                         test_name);
+                         testing::fixture_test_name);
 
 TEST(PretrainedHeads, EachFixtureHasTheHeadItsFolderDescribes) {
   EXPECT_EQ(load_pretrained_model(testing::fixture_checkpoint("bert-classifier")).head(), HeadKind::classification);

@@ -78,19 +78,11 @@ TEST_P(Stacking, PredictionsAreTheSameBytesForAnyBatchSizeAndThreadCount) {
   omp_set_num_threads(threads);
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = info.param;
-  for (auto& c : name) {
-    if (c == '-' || c == '.') c = '_';
-  }
-  return name;
-}
-
 // One of each family, with every flag of the real checkpoint's config.json (sizes shrunk).
 INSTANTIATE_TEST_SUITE_P(RealConfiguration, Stacking,
                          ::testing::Values("real-bert-base-uncased", "real-roberta-large-mnli", "real-deberta-v3-base-nli",
                                            "real-all-minilm-l6-v2"),
-                         test_name);
+                         testing::fixture_test_name);
 
 }  // namespace
 }  // namespace claimrag::pretrained

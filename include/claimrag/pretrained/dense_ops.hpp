@@ -1,8 +1,10 @@
 #pragma once
 // The few dense operations of an encoder's forward pass, on row-major float32 matrices whose rows
-// are tokens. Each runs on the calling thread: callers parallelise across sequences, so the bytes
-// do not depend on the thread count. Matrix products go to OpenBLAS's single-precision GEMM
-// (kernels chosen at run time for the CPU's vector units), held to one thread.
+// are tokens. Each runs on the calling thread: callers parallelise across stacks of sequences, so
+// the bytes do not depend on the thread count. These products (attention's, per sequence, and the
+// few layers not packed at load: embedding and relative-position projections, heads) go to
+// OpenBLAS's single-precision GEMM held to one thread; the encoder layers' linear products run on
+// packed weights (packed_linear.hpp).
 
 #include "claimrag/nn/parameter.hpp"
 #include "claimrag/pretrained/encoder_weights.hpp"

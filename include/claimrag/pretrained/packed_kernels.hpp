@@ -1,5 +1,5 @@
 #pragma once
-// The inner loops of PackedLinear: one panel of packed outputs against every stacked row, on one
+// The inner loops of PackedLinear: the packed panels of outputs against every stacked row, on one
 // vector unit. Each output element is the chain bias + x[0]·w[0] + x[1]·w[1] + ... taken in that
 // order with one rounding per step (a fused multiply-add), so the three give the same bytes.
 
@@ -22,12 +22,20 @@ struct PanelProduct {
   Eigen::Index columns = 0;      ///< outputs of this panel that exist (1 to 32)
 };
 
-void panel_product_scalar(const PanelProduct& product);
-void panel_product_avx2(const PanelProduct& product);
-void panel_product_avx512(const PanelProduct& product);
-/// Two neighbouring panels at once (the second depth × 32 floats after the first, its bias the
-/// 32 floats after the first's); `columns` counts both (33 to 64).
-void panel_pair_product_avx512(const PanelProduct& product);
+/// A whole packed layer: `panels` panels of 32 outputs, panel p at weight + p · depth · 32 and its
+/// bias at bias + p · 32; outputs at most panels · 32. The panels' x, rows, depth and y fields are
+/// those of PanelProduct.
+struct LayerProduct {
+  PanelProduct first;        ///< panel 0 (its columns are set per panel from `outputs`)
+  Eigen::Index panels = 0;
+  Eigen::Index outputs = 0;
+};
+
+/// y = x Wᵀ + b over every panel of `layer`, each unit walking the panels as suits its registers
+/// (AVX-512 two neighbouring panels at a time). The same bytes on every unit.
+void layer_product_scalar(const LayerProduct& layer);
+void layer_product_avx2(const LayerProduct& layer);
+void layer_product_avx512(const LayerProduct& layer);
 
 /// Whether this CPU (and its operating system) runs the AVX2 + FMA3, or the AVX-512F, kernels.
 bool cpu_runs_avx2();
