@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using namespace claimrag::testing;
 using nlohmann::json;
 
-const std::string kCheckpoint = "tests/fixtures/pretrained/models/bert-classifier";
+const std::string kCheckpoint = std::string(CLAIMRAG_SOURCE_DIR) + "/tests/fixtures/pretrained/models/bert-classifier";
 
 fs::path pairs_file(TempFolder& folder) {
   std::ostringstream pairs;
@@ -32,11 +32,12 @@ fs::path pairs_file(TempFolder& folder) {
   return folder.write("pairs.jsonl", pairs.str());
 }
 
+// Run from the scratch folder, as a user runs it from their own, not the repository's.
 std::string predict(TempFolder& folder, const std::string& name, const std::string& flags) {
   const auto out = folder.path() / name;
   const auto outcome = run_claimrag("--quiet predict --checkpoint " + kCheckpoint + " --pairs " + pairs_file(folder).string() +
                                         " --out " + out.string() + " " + flags,
-                                    folder.path());
+                                    folder.path(), folder.path());
   EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
   return slurp(out);
 }

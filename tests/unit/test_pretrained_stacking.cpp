@@ -57,10 +57,10 @@ TEST_P(Stacking, EachSequenceOfAStackHasTheHiddenStatesItHasAlone) {
   }
 }
 
-TEST_P(Stacking, PredictionsAreTheSameBytesForAnyBatchSizeAndThreadCount) {
-  if (!has_tokenizer_files()) GTEST_SKIP() << GetParam() << ": the real tokenizer files are not there (../shared/data/hf-tokenizers beside the repository)";
-  const auto model = load_pretrained_model(testing::fixture_checkpoint(GetParam()));
-  const auto sequences = testing::sequences_of_lengths(GetParam(), kLengths);
+// Predictions at `precision` for every batch size and thread count, against batches of one on one thread.
+void expect_same_bytes_for_any_batch_and_threads(const std::string& fixture, Precision precision) {
+  const auto model = load_pretrained_model(testing::fixture_checkpoint(fixture), precision);
+  const auto sequences = testing::sequences_of_lengths(fixture, kLengths);
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
   const auto reference = model.predict(sequences, RunOptions{1, false});
@@ -71,11 +71,21 @@ TEST_P(Stacking, PredictionsAreTheSameBytesForAnyBatchSizeAndThreadCount) {
       ASSERT_EQ(predictions.size(), reference.size());
       for (std::size_t i = 0; i < reference.size(); ++i) {
         EXPECT_TRUE(same_bytes(reference[i].values, predictions[i].values))
-            << kLengths[i] << " tokens, " << thread_count << " threads, batches of " << batch_size;
+            << precision_name(precision) << ", " << kLengths[i] << " tokens, " << thread_count << " threads, batches of " << batch_size;
       }
     }
   }
   omp_set_num_threads(threads);
+}
+
+TEST_P(Stacking, PredictionsAreTheSameBytesForAnyBatchSizeAndThreadCount) {
+  if (!has_tokenizer_files()) GTEST_SKIP() << GetParam() << ": the real tokenizer files are not there (../shared/data/hf-tokenizers beside the repository)";
+  expect_same_bytes_for_any_batch_and_threads(GetParam(), Precision::f32);
+}
+
+TEST_P(Stacking, Int8PredictionsAreTheSameBytesForAnyBatchSizeAndThreadCount) {
+  if (!has_tokenizer_files()) GTEST_SKIP() << GetParam() << ": the real tokenizer files are not there (../shared/data/hf-tokenizers beside the repository)";
+  expect_same_bytes_for_any_batch_and_threads(GetParam(), Precision::int8);
 }
 
 // One of each family, with every flag of the real checkpoint's config.json (sizes shrunk).
