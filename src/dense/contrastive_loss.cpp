@@ -6,6 +6,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/nn/l2_normalize.hpp"
+#include "claimrag/nn/matrix_products.hpp"
 #include "claimrag/nn/softmax_cross_entropy.hpp"
 
 namespace claimrag::dense {
@@ -60,7 +61,9 @@ double contrastive_forward_backward(DualEncoder<Scalar>& model, const Contrastiv
   nn::l2_normalize_forward(pooled_q, q, q_cache);
   nn::l2_normalize_forward(pooled_d, d, d_cache);
   const auto inverse_temperature = static_cast<Scalar>(1.0 / model.options().temperature);
-  nn::Matrix<Scalar> logits = (q * d.transpose()) * inverse_temperature;
+  nn::Matrix<Scalar> logits(q.rows(), d.rows());
+  nn::multiply(q, nn::Operand::plain, d, nn::Operand::transposed, logits, nn::Start::zero);
+  logits *= inverse_temperature;
   for (const auto& [row, column] : batch.masked) logits(row, column) = -std::numeric_limits<Scalar>::infinity();
   nn::SoftmaxCrossEntropyCache<Scalar> loss_cache;
   const double loss = nn::softmax_cross_entropy_forward(logits, batch.targets, {}, loss_cache);
@@ -69,8 +72,12 @@ double contrastive_forward_backward(DualEncoder<Scalar>& model, const Contrastiv
   // gradient is already 0: the mask needs no backward of its own.
   nn::Matrix<Scalar> dlogits = nn::Matrix<Scalar>::Zero(logits.rows(), logits.cols());
   nn::softmax_cross_entropy_backward(loss_cache, Scalar(1), dlogits);
-  const nn::Matrix<Scalar> dq = (dlogits * d) * inverse_temperature;
-  const nn::Matrix<Scalar> dd = (dlogits.transpose() * q) * inverse_temperature;
+  nn::Matrix<Scalar> dq(dlogits.rows(), d.cols());
+  nn::Matrix<Scalar> dd(dlogits.cols(), q.cols());
+  nn::multiply(dlogits, nn::Operand::plain, d, nn::Operand::plain, dq, nn::Start::zero);
+  nn::multiply(dlogits, nn::Operand::transposed, q, nn::Operand::plain, dd, nn::Start::zero);
+  dq *= inverse_temperature;
+  dd *= inverse_temperature;
   nn::Matrix<Scalar> dpooled_q = nn::Matrix<Scalar>::Zero(q.rows(), q.cols());
   nn::Matrix<Scalar> dpooled_d = nn::Matrix<Scalar>::Zero(d.rows(), d.cols());
   nn::l2_normalize_backward(q_cache, dq, dpooled_q);

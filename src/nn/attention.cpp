@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "claimrag/error.hpp"
+#include "claimrag/nn/matrix_products.hpp"
 
 namespace claimrag::nn {
 
@@ -60,15 +61,17 @@ void attention_forward(const Matrix<Scalar>& x, const std::vector<Eigen::Index>&
   for (Eigen::Index b = 0; b < B; ++b) {
     const Eigen::Index L = lengths[static_cast<std::size_t>(b)];
     for (Eigen::Index h = 0; h < H; ++h) {
-      scores.noalias() = cache.queries.block(b * q, h * dh, q, dh) *
-                         cache.keys.block(b * T, h * dh, L, dh).transpose();
+      scores.resize(q, L);
+      multiply(cache.queries.block(b * q, h * dh, q, dh), Operand::plain, cache.keys.block(b * T, h * dh, L, dh),
+               Operand::transposed, scores, Start::zero);
       scores *= scale;
       for (Eigen::Index i = 0; i < q; ++i) {
         scores.row(i).array() = (scores.row(i).array() - scores.row(i).maxCoeff()).exp();
         scores.row(i) /= scores.row(i).sum();
       }
       cache.weights.block((b * H + h) * q, 0, q, L) = scores;
-      cache.context.block(b * q, h * dh, q, dh).noalias() = scores * cache.values.block(b * T, h * dh, L, dh);
+      multiply(scores, Operand::plain, cache.values.block(b * T, h * dh, L, dh), Operand::plain,
+               cache.context.block(b * q, h * dh, q, dh), Start::zero);
     }
   }
   linear_forward(cache.context, layer.output, y);
@@ -92,16 +95,20 @@ void attention_backward(const AttentionCache<Scalar>& cache, const MultiHeadAtte
     for (Eigen::Index h = 0; h < H; ++h) {
       const auto weights = cache.weights.block((b * H + h) * q, 0, q, L);
       const auto dcontext_bh = dcontext.block(b * q, h * dh, q, dh);
-      dvalues.block(b * T, h * dh, L, dh).noalias() += weights.transpose() * dcontext_bh;
-      dscores.noalias() = dcontext_bh * cache.values.block(b * T, h * dh, L, dh).transpose();
+      multiply(weights, Operand::transposed, dcontext_bh, Operand::plain, dvalues.block(b * T, h * dh, L, dh),
+               Start::output);
+      dscores.resize(q, L);
+      multiply(dcontext_bh, Operand::plain, cache.values.block(b * T, h * dh, L, dh), Operand::transposed, dscores,
+               Start::zero);
       // Softmax backward: dS = P ⊙ (dP - rowsum(P ⊙ dP)).
       for (Eigen::Index i = 0; i < q; ++i) {
         const Scalar centre = weights.row(i).dot(dscores.row(i));
         dscores.row(i).array() = weights.row(i).array() * (dscores.row(i).array() - centre) * scale;
       }
-      dqueries.block(b * q, h * dh, q, dh).noalias() += dscores * cache.keys.block(b * T, h * dh, L, dh);
-      dkeys.block(b * T, h * dh, L, dh).noalias() +=
-          dscores.transpose() * cache.queries.block(b * q, h * dh, q, dh);
+      multiply(dscores, Operand::plain, cache.keys.block(b * T, h * dh, L, dh), Operand::plain,
+               dqueries.block(b * q, h * dh, q, dh), Start::output);
+      multiply(dscores, Operand::transposed, cache.queries.block(b * q, h * dh, q, dh), Operand::plain,
+               dkeys.block(b * T, h * dh, L, dh), Start::output);
     }
   }
   linear_backward(cache.input, layer.key, dkeys, &dx);

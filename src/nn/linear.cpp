@@ -1,8 +1,10 @@
 #include "claimrag/nn/linear.hpp"
 
 #include <cmath>
+#include <type_traits>
 
 #include "claimrag/error.hpp"
+#include "claimrag/nn/matrix_products.hpp"
 
 namespace claimrag::nn {
 
@@ -22,17 +24,21 @@ void linear_forward(const Matrix<Scalar>& x, const Linear<Scalar>& layer, Matrix
   const auto& weight = layer.weight->value;
   if (x.cols() != weight.rows()) throw InternalError("linear_forward: input width does not match the weight");
   y.resize(x.rows(), weight.cols());
-  y.noalias() = x * weight;
-  y.rowwise() += layer.bias->value.row(0);
+  if constexpr (std::is_same_v<Scalar, float>) {
+    kernels::multiply_add_bias(x, weight, layer.bias->value, y);  // every chain starts from its bias
+  } else {
+    y.noalias() = x * weight;
+    y.rowwise() += layer.bias->value.row(0);
+  }
 }
 
 template <typename Scalar>
 void linear_backward(const Matrix<Scalar>& x, const Linear<Scalar>& layer, const Matrix<Scalar>& dy,
                      Matrix<Scalar>* dx) {
   // x: n × in, dy: n × out, dx: n × in
-  layer.weight->grad.noalias() += x.transpose() * dy;
+  multiply(x, Operand::transposed, dy, Operand::plain, layer.weight->grad, Start::output);
   layer.bias->grad.row(0) += dy.colwise().sum();
-  if (dx != nullptr) dx->noalias() += dy * layer.weight->value.transpose();
+  if (dx != nullptr) multiply(dy, Operand::plain, layer.weight->value, Operand::transposed, *dx, Start::output);
 }
 
 #define CLAIMRAG_INSTANTIATE(Scalar)                                                              \

@@ -1,6 +1,6 @@
 #include "claimrag/pretrained/int8_kernels.hpp"
 
-#include "claimrag/pretrained/row_tiles.hpp"
+#include "claimrag/kernels/row_tiles.hpp"
 
 #include <immintrin.h>
 
@@ -10,11 +10,14 @@
 #include <cstring>
 #include <utility>
 
-// As in packed_kernels.cpp, each vector kernel is compiled for its instruction set alone and
+// As in kernels/panel_product.cpp, each vector kernel is compiled for its instruction set alone and
 // called only when the CPU reports it.
 
 namespace claimrag::pretrained::int8 {
 namespace {
+
+using kernels::over_row_tiles;
+using kernels::panel_half_masks;
 
 constexpr int kWidth = 32;
 constexpr int kAvx512Rows = 12;

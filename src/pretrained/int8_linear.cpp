@@ -6,7 +6,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/pretrained/int8_kernels.hpp"
-#include "claimrag/pretrained/packed_kernels.hpp"
+#include "claimrag/kernels/vector_unit.hpp"
 
 namespace claimrag::pretrained {
 namespace {
@@ -52,7 +52,7 @@ VectorUnit Int8Linear::best_int8_unit() { return available_int8_units().back(); 
 
 std::vector<VectorUnit> Int8Linear::available_int8_units() {
   std::vector<VectorUnit> units{VectorUnit::scalar};
-  if (packed::cpu_runs_avx2()) units.push_back(VectorUnit::avx2);
+  if (kernels::cpu_runs_avx2()) units.push_back(VectorUnit::avx2);
   if (int8::cpu_runs_avx512_vnni()) units.push_back(VectorUnit::avx512);
   return units;
 }

@@ -18,7 +18,7 @@ namespace {
 using claimrag::nn::Matrix;
 using claimrag::pretrained::LinearWeights;
 using claimrag::pretrained::PackedLinear;
-using claimrag::pretrained::VectorUnit;
+using claimrag::kernels::VectorUnit;
 
 Matrix<float> random_matrix(Eigen::Index rows, Eigen::Index cols, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -41,7 +41,7 @@ void run_packed(benchmark::State& state, VectorUnit unit) {
   const Eigen::Index rows = state.range(0);
   const Eigen::Index in = state.range(1);
   const Eigen::Index out = state.range(2);
-  const auto units = claimrag::pretrained::available_vector_units();
+  const auto units = claimrag::kernels::available_vector_units();
   if (std::find(units.begin(), units.end(), unit) == units.end()) {
     state.SkipWithError("this CPU does not run the unit");
     return;

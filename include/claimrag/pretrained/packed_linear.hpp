@@ -14,32 +14,25 @@
 #include <string>
 #include <vector>
 
+#include "claimrag/kernels/panel_product.hpp"
+#include "claimrag/kernels/panels.hpp"
+#include "claimrag/kernels/vector_unit.hpp"
 #include "claimrag/nn/parameter.hpp"
 #include "claimrag/pretrained/dense_ops.hpp"
 #include "claimrag/pretrained/encoder_weights.hpp"
 
 namespace claimrag::pretrained {
 
-/// The instruction sets the packed product runs on. All give the same bytes.
-enum class VectorUnit {
-  scalar,  ///< portable code, one std::fma per multiply-add
-  avx2,    ///< AVX2 with FMA3: tiles of 6 rows × 16 outputs
-  avx512,  ///< AVX-512F: tiles of 12 rows × 32 outputs
-};
-
-/// "scalar", "avx2" or "avx512".
-std::string vector_unit_name(VectorUnit unit);
-
-/// The units this CPU runs, scalar first.
-std::vector<VectorUnit> available_vector_units();
-
-/// The fastest unit this CPU runs (chosen once, at the first call).
-VectorUnit best_vector_unit();
+// The vector units are those of claimrag's own products (kernels/vector_unit.hpp).
+using kernels::available_vector_units;
+using kernels::best_vector_unit;
+using kernels::VectorUnit;
+using kernels::vector_unit_name;
 
 class PackedLinear {
  public:
   /// Outputs per panel: one AVX-512 tile's width, two AVX2 tiles'.
-  static constexpr Eigen::Index kPanelWidth = 32;
+  static constexpr Eigen::Index kPanelWidth = kernels::kPanelWidth;
 
   PackedLinear() = default;
   /// Packs `layer` (weight [out, in], bias 1 × out or empty for zeros).
@@ -57,16 +50,11 @@ class PackedLinear {
   void apply(const ConstRowBlock& x, nn::Matrix<float>& y, VectorUnit unit) const;
 
  private:
-  struct FreeAligned {
-    void operator()(float* data) const;
-  };
-  using AlignedFloats = std::unique_ptr<float[], FreeAligned>;
-
   Eigen::Index inputs_ = 0;
   Eigen::Index outputs_ = 0;
   Eigen::Index panels_ = 0;
-  AlignedFloats weight_;  ///< panel p: for k in [0, in), kPanelWidth floats W[p · width + j, k], zeros past out
-  AlignedFloats bias_;    ///< panels_ × kPanelWidth floats, zeros past out
+  kernels::AlignedFloats weight_;  ///< panel p: for k in [0, in), kPanelWidth floats W[p · width + j, k], zeros past out
+  kernels::AlignedFloats bias_;    ///< panels_ × kPanelWidth floats, zeros past out
 };
 
 }  // namespace claimrag::pretrained

@@ -1,24 +1,26 @@
-#include "claimrag/pretrained/packed_kernels.hpp"
+#include "claimrag/kernels/panel_product.hpp"
 
-#include "claimrag/pretrained/row_tiles.hpp"
+#include "claimrag/error.hpp"
+#include "claimrag/kernels/row_tiles.hpp"
 
 #include <immintrin.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
 // The vector kernels are compiled for their instruction sets function by function (the rest of
-// the program targets baseline x86-64) and called only when the CPU reports them. Their sums are
-// written as explicit fused multiply-adds in input order, so no compiler contraction or
-// reassociation can change a bit.
+// the program targets baseline x86-64) and called only when the CPU reports them
+// (vector_unit.hpp). Their sums are written as explicit fused multiply-adds in input order, so no
+// compiler contraction or reassociation can change a bit.
 
-namespace claimrag::pretrained::packed {
+namespace claimrag::kernels {
 namespace {
 
-constexpr int kWidth = 32;
+constexpr int kWidth = static_cast<int>(kPanelWidth);
 constexpr int kAvx512Rows = 12;  // 24 accumulators of the 32 registers
 constexpr int kAvx512PairRows = 6;  // 24 accumulators, four per row
 constexpr int kAvx2Rows = 6;     // 12 accumulators of the 16 registers
@@ -33,12 +35,22 @@ __attribute__((target("avx512f"))) void Avx512Tile<Rows>::run(Eigen::Index first
   const float* x = p.x + first_row * p.x_stride;
   __m512 low[Rows];
   __m512 high[Rows];
-  const __m512 bias_low = _mm512_load_ps(p.bias);
-  const __m512 bias_high = _mm512_load_ps(p.bias + 16);
+  const auto [mask_low, mask_high] = panel_half_masks(p.columns);
+  float* y = p.y + first_row * p.y_stride;
+  if (p.start_from_output) {
 #pragma GCC unroll 16
-  for (int r = 0; r < Rows; ++r) {
-    low[r] = bias_low;
-    high[r] = bias_high;
+    for (int r = 0; r < Rows; ++r) {
+      low[r] = _mm512_maskz_loadu_ps(mask_low, y + r * p.y_stride);
+      high[r] = _mm512_maskz_loadu_ps(mask_high, y + r * p.y_stride + 16);
+    }
+  } else {
+    const __m512 bias_low = _mm512_load_ps(p.bias);
+    const __m512 bias_high = _mm512_load_ps(p.bias + 16);
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r) {
+      low[r] = bias_low;
+      high[r] = bias_high;
+    }
   }
   const float* w = p.panel;
   for (Eigen::Index k = 0; k < p.depth; ++k, w += kWidth) {
@@ -51,8 +63,6 @@ __attribute__((target("avx512f"))) void Avx512Tile<Rows>::run(Eigen::Index first
       high[r] = _mm512_fmadd_ps(v, w_high, high[r]);
     }
   }
-  const auto [mask_low, mask_high] = panel_half_masks(p.columns);
-  float* y = p.y + first_row * p.y_stride;
 #pragma GCC unroll 16
   for (int r = 0; r < Rows; ++r) {
     _mm512_mask_storeu_ps(y + r * p.y_stride, mask_low, low[r]);
@@ -72,13 +82,25 @@ template <int Rows>
 __attribute__((target("avx512f"))) void Avx512PairTile<Rows>::run(Eigen::Index first_row, const PanelProduct& p) {
   const float* x = p.x + first_row * p.x_stride;
   __m512 acc[Rows][4];
-  __m512 bias[4];
-#pragma GCC unroll 4
-  for (int q = 0; q < 4; ++q) bias[q] = _mm512_load_ps(p.bias + 16 * q);
+  const auto [mask0, mask1] = panel_half_masks(p.columns);
+  const auto [mask2, mask3] = panel_half_masks(p.columns - kWidth);
+  const std::uint16_t masks[4] = {mask0, mask1, mask2, mask3};
+  float* y = p.y + first_row * p.y_stride;
+  if (p.start_from_output) {
 #pragma GCC unroll 8
-  for (int r = 0; r < Rows; ++r) {
+    for (int r = 0; r < Rows; ++r) {
 #pragma GCC unroll 4
-    for (int q = 0; q < 4; ++q) acc[r][q] = bias[q];
+      for (int q = 0; q < 4; ++q) acc[r][q] = _mm512_maskz_loadu_ps(masks[q], y + r * p.y_stride + 16 * q);
+    }
+  } else {
+    __m512 bias[4];
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; ++q) bias[q] = _mm512_load_ps(p.bias + 16 * q);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+#pragma GCC unroll 4
+      for (int q = 0; q < 4; ++q) acc[r][q] = bias[q];
+    }
   }
   const float* w = p.panel;
   const float* w2 = p.panel + p.depth * kWidth;
@@ -96,9 +118,6 @@ __attribute__((target("avx512f"))) void Avx512PairTile<Rows>::run(Eigen::Index f
       acc[r][3] = _mm512_fmadd_ps(v, w2b, acc[r][3]);
     }
   }
-  const auto [mask0, mask1] = panel_half_masks(p.columns);
-  const auto [mask2, mask3] = panel_half_masks(p.columns - kWidth);
-  float* y = p.y + first_row * p.y_stride;
 #pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r) {
     _mm512_mask_storeu_ps(y + r * p.y_stride, mask0, acc[r][0]);
@@ -118,12 +137,24 @@ __attribute__((target("avx2,fma"))) void Avx2Tile<Rows>::run(Eigen::Index first_
   const float* x = p.x + first_row * p.x_stride;
   __m256 low[Rows];
   __m256 high[Rows];
-  const __m256 bias_low = _mm256_load_ps(p.bias + half * 16);
-  const __m256 bias_high = _mm256_load_ps(p.bias + half * 16 + 8);
+  const int columns = std::min(16, static_cast<int>(p.columns) - half * 16);
+  float* y = p.y + first_row * p.y_stride + half * 16;
+  if (p.start_from_output) {
 #pragma GCC unroll 8
-  for (int r = 0; r < Rows; ++r) {
-    low[r] = bias_low;
-    high[r] = bias_high;
+    for (int r = 0; r < Rows; ++r) {
+      alignas(32) float edge[16] = {};
+      std::memcpy(edge, y + r * p.y_stride, static_cast<std::size_t>(columns) * sizeof(float));
+      low[r] = _mm256_load_ps(edge);
+      high[r] = _mm256_load_ps(edge + 8);
+    }
+  } else {
+    const __m256 bias_low = _mm256_load_ps(p.bias + half * 16);
+    const __m256 bias_high = _mm256_load_ps(p.bias + half * 16 + 8);
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      low[r] = bias_low;
+      high[r] = bias_high;
+    }
   }
   const float* w = p.panel + half * 16;
   for (Eigen::Index k = 0; k < p.depth; ++k, w += kWidth) {
@@ -136,8 +167,6 @@ __attribute__((target("avx2,fma"))) void Avx2Tile<Rows>::run(Eigen::Index first_
       high[r] = _mm256_fmadd_ps(v, w_high, high[r]);
     }
   }
-  const int columns = std::min(16, static_cast<int>(p.columns) - half * 16);
-  float* y = p.y + first_row * p.y_stride + half * 16;
 #pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r) {
     if (columns == 16) {
@@ -173,7 +202,7 @@ void layer_product_scalar(const LayerProduct& layer) {
       const float* x = p.x + r * p.x_stride;
       float* y = p.y + r * p.y_stride;
       for (Eigen::Index j = 0; j < p.columns; ++j) {
-        float sum = p.bias[j];
+        float sum = p.start_from_output ? y[j] : p.bias[j];
         for (Eigen::Index k = 0; k < p.depth; ++k) sum = std::fma(x[k], p.panel[k * kWidth + j], sum);
         y[j] = sum;
       }
@@ -202,8 +231,23 @@ void layer_product_avx512(const LayerProduct& layer) {
   }
 }
 
-bool cpu_runs_avx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+void layer_product(const LayerProduct& layer, VectorUnit unit) {
+  switch (unit) {
+    case VectorUnit::scalar: layer_product_scalar(layer); return;
+    case VectorUnit::avx2:
+      if (cpu_runs_avx2()) {
+        layer_product_avx2(layer);
+        return;
+      }
+      break;
+    case VectorUnit::avx512:
+      if (cpu_runs_avx512()) {
+        layer_product_avx512(layer);
+        return;
+      }
+      break;
+  }
+  throw InternalError("this CPU does not run the " + vector_unit_name(unit) + " products");
+}
 
-bool cpu_runs_avx512() { return __builtin_cpu_supports("avx512f"); }
-
-}  // namespace claimrag::pretrained::packed
+}  // namespace claimrag::kernels

@@ -11,7 +11,7 @@
 
 #include <Eigen/Core>
 
-namespace claimrag::pretrained {
+namespace claimrag::kernels {
 
 template <template <int> class Tile, int MaxRows, typename... Args>
 void over_row_tiles(Eigen::Index rows, const Args&... args) {
@@ -37,4 +37,4 @@ constexpr PanelHalfMasks panel_half_masks(Eigen::Index columns) {
   return {lanes(columns), lanes(columns - 16)};
 }
 
-}  // namespace claimrag::pretrained
+}  // namespace claimrag::kernels

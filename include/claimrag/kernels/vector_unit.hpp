@@ -1,0 +1,32 @@
+#pragma once
+// The instruction sets claimrag's own products run on, detected at run time. The program itself
+// targets baseline x86-64; the vector kernels are compiled for their instruction sets function by
+// function and called only when the CPU reports them. Every kernel computes each output as the
+// same chain of fused multiply-adds, so all units give the same bytes.
+
+#include <string>
+#include <vector>
+
+namespace claimrag::kernels {
+
+/// The instruction sets the products run on. All give the same bytes.
+enum class VectorUnit {
+  scalar,  ///< portable code, one std::fma per multiply-add
+  avx2,    ///< AVX2 with FMA3
+  avx512,  ///< AVX-512F
+};
+
+/// "scalar", "avx2" or "avx512".
+std::string vector_unit_name(VectorUnit unit);
+
+/// Whether this CPU (and its operating system) runs the AVX2 + FMA3, or the AVX-512F, kernels.
+bool cpu_runs_avx2();
+bool cpu_runs_avx512();
+
+/// The units this CPU runs, scalar first.
+std::vector<VectorUnit> available_vector_units();
+
+/// The fastest unit this CPU runs (chosen once, at the first call).
+VectorUnit best_vector_unit();
+
+}  // namespace claimrag::kernels

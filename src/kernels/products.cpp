@@ -1,0 +1,130 @@
+#include "claimrag/kernels/products.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "claimrag/error.hpp"
+#include "claimrag/kernels/panel_product.hpp"
+#include "claimrag/kernels/panels.hpp"
+
+namespace claimrag::kernels {
+namespace {
+
+// A buffer each thread keeps between products, grown to the largest request: the trainers call
+// thousands of small products per epoch, and allocating for each would cost more than packing.
+class Scratch {
+ public:
+  float* floats(std::size_t count) {
+    if (count > capacity_) {
+      data_ = allocate_aligned(count);
+      capacity_ = count;
+    }
+    return data_.get();
+  }
+
+ private:
+  AlignedFloats data_;
+  std::size_t capacity_ = 0;
+};
+
+thread_local Scratch packed_right;
+thread_local Scratch transposed_left;
+thread_local Scratch start_row;
+
+std::string shape_of(Eigen::Index rows, Eigen::Index cols) { return std::to_string(rows) + "×" + std::to_string(cols); }
+
+// The panels of op(b) (depth × outputs), in this thread's buffer. Plain, each panel line is 32
+// neighbouring floats of one row of b; transposed, each row of b fills one column of a panel.
+const float* pack_right(const ConstBlock& b, Operand form, Eigen::Index depth, Eigen::Index outputs) {
+  const Eigen::Index panels = panel_count(outputs);
+  float* packed = packed_right.floats(static_cast<std::size_t>(panels * depth * kPanelWidth));
+  const std::ptrdiff_t stride = b.outerStride();
+  for (Eigen::Index p = 0; p < panels; ++p) {
+    float* panel = packed + p * depth * kPanelWidth;
+    const Eigen::Index first = p * kPanelWidth;
+    const Eigen::Index width = std::min(kPanelWidth, outputs - first);
+    if (width < kPanelWidth) std::fill(panel, panel + depth * kPanelWidth, 0.0F);
+    if (form == Operand::plain) {
+      for (Eigen::Index k = 0; k < depth; ++k) std::copy_n(b.data() + k * stride + first, width, panel + k * kPanelWidth);
+    } else {
+      for (Eigen::Index j = 0; j < width; ++j) {
+        const float* row = b.data() + (first + j) * stride;
+        for (Eigen::Index k = 0; k < depth; ++k) panel[k * kPanelWidth + j] = row[k];
+      }
+    }
+  }
+  return packed;
+}
+
+// The chains' starting row: the bias (or zeros) padded to whole panels.
+const float* start_values(const float* bias, Eigen::Index outputs) {
+  const Eigen::Index padded = panel_count(outputs) * kPanelWidth;
+  float* row = start_row.floats(static_cast<std::size_t>(padded));
+  for (Eigen::Index j = 0; j < padded; ++j) row[j] = bias != nullptr && j < outputs ? bias[j] : 0.0F;
+  return row;
+}
+
+struct LeftRows {
+  const float* data;
+  std::ptrdiff_t stride;
+};
+
+// op(a) as rows: a itself, or its transpose copied into this thread's buffer.
+LeftRows left_rows(const ConstBlock& a, Operand form) {
+  if (form == Operand::plain) return {a.data(), a.outerStride()};
+  const Eigen::Index rows = a.cols(), depth = a.rows();
+  float* copy = transposed_left.floats(static_cast<std::size_t>(std::max<Eigen::Index>(1, rows * depth)));
+  for (Eigen::Index k = 0; k < depth; ++k) {
+    const float* line = a.data() + k * a.outerStride();
+    for (Eigen::Index r = 0; r < rows; ++r) copy[r * depth + k] = line[r];
+  }
+  return {copy, depth};
+}
+
+void run(const ConstBlock& a, Operand a_form, const ConstBlock& b, Operand b_form, Block& c, const float* bias,
+         bool from_output, VectorUnit unit) {
+  const Eigen::Index rows = a_form == Operand::plain ? a.rows() : a.cols();
+  const Eigen::Index depth = a_form == Operand::plain ? a.cols() : a.rows();
+  const Eigen::Index b_depth = b_form == Operand::plain ? b.rows() : b.cols();
+  const Eigen::Index outputs = b_form == Operand::plain ? b.cols() : b.rows();
+  if (depth != b_depth || c.rows() != rows || c.cols() != outputs) {
+    throw InternalError("kernels::multiply: shapes " + shape_of(rows, depth) + " · " + shape_of(b_depth, outputs) +
+                        " into " + shape_of(c.rows(), c.cols()));
+  }
+  if (rows == 0 || outputs == 0) return;
+  const LeftRows left = left_rows(a, a_form);
+  LayerProduct product;
+  product.first.x = left.data;
+  product.first.x_stride = left.stride;
+  product.first.rows = rows;
+  product.first.panel = pack_right(b, b_form, depth, outputs);
+  product.first.bias = start_values(bias, outputs);
+  product.first.depth = depth;
+  product.first.y = c.data();
+  product.first.y_stride = c.outerStride();
+  product.first.start_from_output = from_output;
+  product.panels = panel_count(outputs);
+  product.outputs = outputs;
+  layer_product(product, unit);
+}
+
+}  // namespace
+
+void multiply(const ConstBlock& a, Operand a_form, const ConstBlock& b, Operand b_form, Block c, Start start,
+              VectorUnit unit) {
+  run(a, a_form, b, b_form, c, nullptr, start == Start::output, unit);
+}
+
+void multiply(const ConstBlock& a, Operand a_form, const ConstBlock& b, Operand b_form, Block c, Start start) {
+  multiply(a, a_form, b, b_form, c, start, best_vector_unit());
+}
+
+void multiply_add_bias(const ConstBlock& a, const ConstBlock& b, const ConstBlock& bias, Block c) {
+  if (bias.rows() != 1 || bias.cols() != b.cols()) {
+    throw InternalError("kernels::multiply_add_bias: a bias of " + shape_of(bias.rows(), bias.cols()) + " for " +
+                        std::to_string(b.cols()) + " outputs");
+  }
+  run(a, Operand::plain, b, Operand::plain, c, bias.data(), false, best_vector_unit());
+}
+
+}  // namespace claimrag::kernels
