@@ -4,8 +4,10 @@
 #include <cmath>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "claimrag/error.hpp"
+#include "claimrag/kernels/adam_update.hpp"
 
 namespace claimrag::dense {
 
@@ -86,12 +88,20 @@ void RowSparseAdam<Scalar>::step() {
 #pragma omp parallel for schedule(static) if (large)
     for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(rows.size()); ++k) {
       const Eigen::Index r = rows[static_cast<std::size_t>(k)];
-      auto gradient = parameter.grad.row(r).array();
-      auto m = Eigen::Map<nn::RowVector<Scalar>>(first + r * cols, cols).array();
-      auto v = Eigen::Map<nn::RowVector<Scalar>>(second + r * cols, cols).array();
-      m = beta1 * m + (Scalar(1) - beta1) * gradient;
-      v = beta2 * v + (Scalar(1) - beta2) * gradient.square();
-      parameter.value.row(r).array() -= step_size * m / (v.sqrt() / root_correction2 + epsilon);
+      if constexpr (std::is_same_v<Scalar, float>) {
+        // On the widest vector unit, every operation correctly rounded (Eigen's vectorised float
+        // square root below is an approximation whose last bits depend on the CPU's maker).
+        const kernels::AdamStep constants{beta1, beta2, step_size, root_correction2, epsilon, 0.0F, false};
+        kernels::adam_update(constants, parameter.value.row(r).data(), first + r * cols, second + r * cols,
+                             parameter.grad.row(r).data(), static_cast<std::size_t>(cols));
+      } else {
+        auto gradient = parameter.grad.row(r).array();
+        auto m = Eigen::Map<nn::RowVector<Scalar>>(first + r * cols, cols).array();
+        auto v = Eigen::Map<nn::RowVector<Scalar>>(second + r * cols, cols).array();
+        m = beta1 * m + (Scalar(1) - beta1) * gradient;
+        v = beta2 * v + (Scalar(1) - beta2) * gradient.square();
+        parameter.value.row(r).array() -= step_size * m / (v.sqrt() / root_correction2 + epsilon);
+      }
     }
   }
 }

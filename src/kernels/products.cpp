@@ -74,9 +74,17 @@ LeftRows left_rows(const ConstBlock& a, Operand form) {
   if (form == Operand::plain) return {a.data(), a.outerStride()};
   const Eigen::Index rows = a.cols(), depth = a.rows();
   float* copy = transposed_left.floats(static_cast<std::size_t>(std::max<Eigen::Index>(1, rows * depth)));
-  for (Eigen::Index k = 0; k < depth; ++k) {
-    const float* line = a.data() + k * a.outerStride();
-    for (Eigen::Index r = 0; r < rows; ++r) copy[r * depth + k] = line[r];
+  // In 16 × 16 tiles, so that both the lines read and the lines written stay in the cache.
+  constexpr Eigen::Index kTile = 16;
+  for (Eigen::Index k0 = 0; k0 < depth; k0 += kTile) {
+    const Eigen::Index k1 = std::min(depth, k0 + kTile);
+    for (Eigen::Index r0 = 0; r0 < rows; r0 += kTile) {
+      const Eigen::Index r1 = std::min(rows, r0 + kTile);
+      for (Eigen::Index k = k0; k < k1; ++k) {
+        const float* line = a.data() + k * a.outerStride();
+        for (Eigen::Index r = r0; r < r1; ++r) copy[r * depth + k] = line[r];
+      }
+    }
   }
   return {copy, depth};
 }

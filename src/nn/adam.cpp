@@ -1,6 +1,9 @@
 #include "claimrag/nn/adam.hpp"
 
 #include <cmath>
+#include <type_traits>
+
+#include "claimrag/kernels/adam_update.hpp"
 
 namespace claimrag::nn {
 
@@ -27,12 +30,20 @@ void Adam<Scalar>::step() {
   const auto root_correction2 = static_cast<Scalar>(std::sqrt(correction2));
   for (std::size_t i = 0; i < registry_.size(); ++i) {
     auto& parameter = registry_[i];
-    auto gradient = parameter.grad.array() + decay * parameter.value.array();
-    auto m = first_moment_[i].array();
-    auto v = second_moment_[i].array();
-    m = beta1 * m + (Scalar(1) - beta1) * gradient;
-    v = beta2 * v + (Scalar(1) - beta2) * gradient.square();
-    parameter.value.array() -= step_size * m / (v.sqrt() / root_correction2 + epsilon);
+    if constexpr (std::is_same_v<Scalar, float>) {
+      // On the widest vector unit, every operation correctly rounded (Eigen's vectorised float
+      // square root below is an approximation whose last bits depend on the CPU's maker).
+      const kernels::AdamStep constants{beta1, beta2, step_size, root_correction2, epsilon, decay, true};
+      kernels::adam_update(constants, parameter.value.data(), first_moment_[i].data(), second_moment_[i].data(),
+                           parameter.grad.data(), static_cast<std::size_t>(parameter.value.size()));
+    } else {
+      auto gradient = parameter.grad.array() + decay * parameter.value.array();
+      auto m = first_moment_[i].array();
+      auto v = second_moment_[i].array();
+      m = beta1 * m + (Scalar(1) - beta1) * gradient;
+      v = beta2 * v + (Scalar(1) - beta2) * gradient.square();
+      parameter.value.array() -= step_size * m / (v.sqrt() / root_correction2 + epsilon);
+    }
   }
 }
 
