@@ -58,7 +58,7 @@ __attribute__((target("avx512f"))) void Avx512Tile<Rows>::run(Eigen::Index first
     const __m512 w_high = _mm512_load_ps(w + 16);
 #pragma GCC unroll 16
     for (int r = 0; r < Rows; ++r) {
-      const __m512 v = _mm512_set1_ps(x[r * p.x_stride + k]);
+      const __m512 v = _mm512_set1_ps(x[r * p.x_stride + k * p.x_depth_stride]);
       low[r] = _mm512_fmadd_ps(v, w_low, low[r]);
       high[r] = _mm512_fmadd_ps(v, w_high, high[r]);
     }
@@ -111,7 +111,7 @@ __attribute__((target("avx512f"))) void Avx512PairTile<Rows>::run(Eigen::Index f
     const __m512 w2b = _mm512_load_ps(w2 + 16);
 #pragma GCC unroll 8
     for (int r = 0; r < Rows; ++r) {
-      const __m512 v = _mm512_set1_ps(x[r * p.x_stride + k]);
+      const __m512 v = _mm512_set1_ps(x[r * p.x_stride + k * p.x_depth_stride]);
       acc[r][0] = _mm512_fmadd_ps(v, w0, acc[r][0]);
       acc[r][1] = _mm512_fmadd_ps(v, w1, acc[r][1]);
       acc[r][2] = _mm512_fmadd_ps(v, w2a, acc[r][2]);
@@ -162,7 +162,7 @@ __attribute__((target("avx2,fma"))) void Avx2Tile<Rows>::run(Eigen::Index first_
     const __m256 w_high = _mm256_load_ps(w + 8);
 #pragma GCC unroll 8
     for (int r = 0; r < Rows; ++r) {
-      const __m256 v = _mm256_broadcast_ss(x + r * p.x_stride + k);
+      const __m256 v = _mm256_broadcast_ss(x + r * p.x_stride + k * p.x_depth_stride);
       low[r] = _mm256_fmadd_ps(v, w_low, low[r]);
       high[r] = _mm256_fmadd_ps(v, w_high, high[r]);
     }
@@ -203,7 +203,7 @@ void layer_product_scalar(const LayerProduct& layer) {
       float* y = p.y + r * p.y_stride;
       for (Eigen::Index j = 0; j < p.columns; ++j) {
         float sum = p.start_from_output ? y[j] : p.bias[j];
-        for (Eigen::Index k = 0; k < p.depth; ++k) sum = std::fma(x[k], p.panel[k * kWidth + j], sum);
+        for (Eigen::Index k = 0; k < p.depth; ++k) sum = std::fma(x[k * p.x_depth_stride], p.panel[k * kWidth + j], sum);
         y[j] = sum;
       }
     }

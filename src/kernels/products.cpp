@@ -28,7 +28,6 @@ class Scratch {
 };
 
 thread_local Scratch packed_right;
-thread_local Scratch transposed_left;
 thread_local Scratch start_row;
 
 std::string shape_of(Eigen::Index rows, Eigen::Index cols) { return std::to_string(rows) + "×" + std::to_string(cols); }
@@ -64,29 +63,17 @@ const float* start_values(const float* bias, Eigen::Index outputs) {
   return row;
 }
 
+// Where op(a)'s element (row r, input k) lies: a itself is read along its rows, a transpose along
+// its columns, in place (a copy would write a whole column per input, one cache line each).
 struct LeftRows {
   const float* data;
-  std::ptrdiff_t stride;
+  std::ptrdiff_t row_stride;
+  std::ptrdiff_t depth_stride;
 };
 
-// op(a) as rows: a itself, or its transpose copied into this thread's buffer.
 LeftRows left_rows(const ConstBlock& a, Operand form) {
-  if (form == Operand::plain) return {a.data(), a.outerStride()};
-  const Eigen::Index rows = a.cols(), depth = a.rows();
-  float* copy = transposed_left.floats(static_cast<std::size_t>(std::max<Eigen::Index>(1, rows * depth)));
-  // In 16 × 16 tiles, so that both the lines read and the lines written stay in the cache.
-  constexpr Eigen::Index kTile = 16;
-  for (Eigen::Index k0 = 0; k0 < depth; k0 += kTile) {
-    const Eigen::Index k1 = std::min(depth, k0 + kTile);
-    for (Eigen::Index r0 = 0; r0 < rows; r0 += kTile) {
-      const Eigen::Index r1 = std::min(rows, r0 + kTile);
-      for (Eigen::Index k = k0; k < k1; ++k) {
-        const float* line = a.data() + k * a.outerStride();
-        for (Eigen::Index r = r0; r < r1; ++r) copy[r * depth + k] = line[r];
-      }
-    }
-  }
-  return {copy, depth};
+  if (form == Operand::plain) return {a.data(), a.outerStride(), 1};
+  return {a.data(), 1, a.outerStride()};
 }
 
 void run(const ConstBlock& a, Operand a_form, const ConstBlock& b, Operand b_form, Block& c, const float* bias,
@@ -103,7 +90,8 @@ void run(const ConstBlock& a, Operand a_form, const ConstBlock& b, Operand b_for
   const LeftRows left = left_rows(a, a_form);
   LayerProduct product;
   product.first.x = left.data;
-  product.first.x_stride = left.stride;
+  product.first.x_stride = left.row_stride;
+  product.first.x_depth_stride = left.depth_stride;
   product.first.rows = rows;
   product.first.panel = pack_right(b, b_form, depth, outputs);
   product.first.bias = start_values(bias, outputs);

@@ -19,8 +19,9 @@ inline constexpr Eigen::Index kPanelWidth = 32;
 /// One panel's product: y[r, j] = start[r, j] + Σ_k x[r, k] · panel[k · 32 + j] for r < rows,
 /// j < columns, where start is bias[j], or y[r, j] itself when start_from_output.
 struct PanelProduct {
-  const float* x = nullptr;     ///< row r, input k at x[r · x_stride + k]
+  const float* x = nullptr;     ///< row r, input k at x[r · x_stride + k · x_depth_stride]
   std::ptrdiff_t x_stride = 0;
+  std::ptrdiff_t x_depth_stride = 1;  ///< 1 for rows of inputs; a row's length to read a transpose in place
   Eigen::Index rows = 0;
   const float* panel = nullptr;  ///< 64-byte aligned: depth × 32 floats
   const float* bias = nullptr;   ///< 64-byte aligned: 32 floats (unused when start_from_output)
