@@ -426,6 +426,11 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         fitted_temperature = temperature;
         if (report) {
           report->cross_validation = named_scores(scores);
+          // With passages in the training data, the score on the abstracts alone too: the number
+          // comparable to a mix without them.
+          if (options.passages || options.unrelated_passages) {
+            report->cross_validation["abstracts_label_rationale_f1"] = detail::abstract_scores(verdicts, gold).label_rationale.f1;
+          }
           gold_rationale.report(report->cross_validation);
           report->cross_validation["temperature"] = temperature;
         }

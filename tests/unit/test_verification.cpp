@@ -385,3 +385,32 @@ TEST(ClaimVerifier, TheContradictCueOptionsAreInTheFileOnlyWhenSet) {
   EXPECT_EQ(parse_contradict_cue("with_cue"), ContradictCue::with_cue);
   EXPECT_FALSE(parse_contradict_cue("sometimes").has_value());
 }
+
+TEST(ClaimVerifier, WithPassagesTheCrossValidationAlsoScoresTheAbstractsAlone) {
+  auto data = toy_data();
+  data.setting = VerifierSetting::free_text;
+  VerificationOptions options = toy_options();
+  TrainingReport plain;
+  train_claim_verifier(data, options, &plain);
+  EXPECT_FALSE(plain.cross_validation.contains("abstracts_label_rationale_f1"));
+  // Without a passage document ('#' in its id) the abstracts are every document: the same score.
+  options.passages = true;
+  TrainingReport same;
+  train_claim_verifier(data, options, &same);
+  ASSERT_TRUE(same.cross_validation.contains("abstracts_label_rationale_f1"));
+  EXPECT_EQ(same.cross_validation["abstracts_label_rationale_f1"], same.cross_validation["label_rationale_f1"]);
+  // Each evidence document also as a passage of its rationale: scored apart from the abstracts.
+  for (auto& item : data.claims) {
+    const GoldDocument gold = item.gold.front();
+    if (gold.label == Label::not_enough_info) continue;
+    EvidenceDocument passage = item.input.documents.front();
+    passage.doc_id += "#evidence";
+    passage.sentences = {passage.sentences[1]};
+    item.input.documents.push_back(passage);
+    item.gold.push_back({gold.label, {{0}}});
+    item.evidence.emplace(passage.doc_id, item.gold.back());
+  }
+  TrainingReport with;
+  train_claim_verifier(data, options, &with);
+  EXPECT_NE(with.cross_validation["abstracts_label_rationale_f1"], with.cross_validation["label_rationale_f1"]);
+}
