@@ -18,6 +18,11 @@ committed; every file this script writes goes where you say, outside the reposit
       chosen jointly with θ on the four folds: NOT_ENOUGH_INFO when P(NEI) >= θ, else CONTRADICT
       when P(CONTRADICT) > γ·P(SUPPORT), else SUPPORT; γ on MIN_RATIO..1.50 by 0.05 (MIN_RATIO
       0.10 unless given; γ 1 is `cv`'s rule); ties go to γ nearest 1, then the lowest θ.
+  healthver.py cv-cue DEV VERDICTS MODE [MIN_RATIO [CUES]]
+      cv-ratio's choice, with γ applied only where the verdict's conflict_cues (written by a
+      verifier trained with verification.free_text_contradict_cue) hold one of CUES (comma-
+      separated; all four unless given): MODE with_cue decides a pair without one by γ 1,
+      cue_required calls it SUPPORT unless NOT_ENOUGH_INFO.
   healthver.py answers DEV OUT_ANSWERS OUT_GOLD
       The grounding benchmark, built the way the SciFact one is (src/grounding/benchmark.hpp):
       answers of 2-4 claims, each with its pair's evidence as an inline passage of the context,
@@ -74,7 +79,8 @@ def probabilities(path):
     related, unrelated = {}, {}
     for r in read(path):
         p = r["probabilities"]
-        triple = (p["SUPPORT"], p["CONTRADICT"], p["NOT_ENOUGH_INFO"])
+        # The rationale's conflict cues, when the verifier was asked for them (free_text_contradict_cue).
+        triple = (p["SUPPORT"], p["CONTRADICT"], p["NOT_ENOUGH_INFO"], frozenset(r.get("conflict_cues", ())))
         if r["id"].startswith("u-"):
             unrelated[r["id"][2:]] = triple
         else:
@@ -82,10 +88,17 @@ def probabilities(path):
     return related, unrelated
 
 
-def decide(p, theta, ratio=1.0):
-    s, c, n = p
+def decide(p, theta, ratio=1.0, cue="always", cues=None):
+    """The verifier's rule (feature_verifier.cpp's decide): with `cue` "with_cue" γ applies only
+    when the pair has one of `cues` (all four when None), else γ 1; with "cue_required" a pair
+    without one is never CONTRADICT."""
+    s, c, n, found = p
     if n >= theta:
         return "NEI"
+    if cue != "always" and not (found if cues is None else found & cues):
+        if cue == "cue_required":
+            return "SUPPORT"
+        ratio = 1.0
     return "SUPPORT" if ratio * s >= c else "CONTRADICT"
 
 
@@ -101,7 +114,7 @@ def f1s(ids, gold, predicted):
     return f
 
 
-def grouped_cv(dev, verdicts, ratios):
+def grouped_cv(dev, verdicts, ratios, cue="always", cues=None):
     """The held-out choice of (θ, γ) over the θ grid and `ratios`: (gold labels, related ids, their
     probabilities, the unrelated pairs' NEI rate as a function of θ, [(θ, γ) per fold], pooled
     held-out F1s, held-out unrelated NEI rate)."""
@@ -116,7 +129,7 @@ def grouped_cv(dev, verdicts, ratios):
         return sum(unrelated[u][2] >= theta for u in us) / max(1, len(us))
 
     def macro(train, theta, ratio):
-        return f1s(train, gold, {i: decide(related[i], theta, ratio) for i in train})["macro"]
+        return f1s(train, gold, {i: decide(related[i], theta, ratio, cue, cues) for i in train})["macro"]
 
     chosen, predicted, unrelated_held_out = [], {}, []
     for k in range(5):
@@ -126,7 +139,7 @@ def grouped_cv(dev, verdicts, ratios):
         theta, ratio = max(((t, g) for t in allowed for g in ratios),
                            key=lambda tg: (macro(train, *tg), -abs(tg[1] - 1), -tg[0]))
         chosen.append((theta, ratio))
-        predicted.update({i: decide(related[i], theta, ratio) for i in ids if fold[i] == k})
+        predicted.update({i: decide(related[i], theta, ratio, cue, cues) for i in ids if fold[i] == k})
         unrelated_held_out += [unrelated[u][2] >= theta for u in uids if fold[u] == k]
     return (gold, ids, related, lambda theta: unrelated_nei(uids, theta), chosen, f1s(ids, gold, predicted),
             sum(unrelated_held_out) / len(unrelated_held_out))
@@ -147,6 +160,16 @@ def cv_ratio(dev, verdicts, min_ratio="0.10"):
     *_, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, ratios)
     print(f"grouped CV, θ and γ: (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f}"
           f" CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f}; held-out unrelated NEI {unrelated_rate:.3f}")
+
+
+def cv_cue(dev, verdicts, cue, min_ratio="0.10", cues="negation,null_result,direction,number"):
+    """cv-ratio with γ applied only to pairs carrying a conflict cue (`cue` with_cue or
+    cue_required, as the verifier's free_text_contradict_cue); VERDICTS must hold conflict_cues."""
+    ratios = [round(0.05 * k, 2) for k in range(round(float(min_ratio) / 0.05), 31)]
+    *_, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, ratios, cue, frozenset(cues.split(",")))
+    print(f"grouped CV, θ and γ, {cue} ({cues}): (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f}"
+          f" SUPPORT {f['SUPPORT']:.3f} CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f};"
+          f" held-out unrelated NEI {unrelated_rate:.3f}")
 
 
 def sentence(text):
@@ -244,7 +267,7 @@ def ground(grounded, gold_path):
 
 
 if __name__ == "__main__":
-    commands = {"pairs": (pairs, (2,)), "cv": (cv, (2,)), "cv-ratio": (cv_ratio, (2, 3)), "answers": (answers, (3,)),
+    commands = {"pairs": (pairs, (2,)), "cv": (cv, (2,)), "cv-ratio": (cv_ratio, (2, 3)), "cv-cue": (cv_cue, (3, 4, 5)), "answers": (answers, (3,)),
                 "ground": (ground, (2,))}
     if len(sys.argv) < 2 or sys.argv[1] not in commands or len(sys.argv) - 2 not in commands[sys.argv[1]][1]:
         sys.exit(__doc__)

@@ -12,6 +12,7 @@
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/strict_json.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
+#include "claimrag/verification/label_features.hpp"
 #include "claimrag/verification/verifier_spec.hpp"
 
 namespace claimrag::experiment {
@@ -210,6 +211,10 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("free_text_nei_threshold", options.free_text_nei_threshold);
   object.read("free_text_contradict_ratio", options.free_text_contradict_ratio);
   object.read("null_against_effect", options.null_against_effect);
+  std::string contradict_cue(verification::contradict_cue_name(options.free_text_contradict_cue));
+  object.read("free_text_contradict_cue", contradict_cue);
+  object.read("free_text_conflict_cues", options.free_text_conflict_cues);
+  object.read("free_text_cue_in_every_sentence", options.free_text_cue_in_every_sentence);
   read_checkpoint_verification(object.object("checkpoint"), verification.checkpoint);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);
@@ -222,6 +227,15 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   }
   if (!(options.free_text_contradict_ratio > 0 && options.free_text_contradict_ratio <= 10)) {
     throw UsageError("verification.free_text_contradict_ratio must be in (0, 10] (1: the likelier of SUPPORT and CONTRADICT)");
+  }
+  const auto cue = verification::parse_contradict_cue(contradict_cue);
+  if (!cue) throw UsageError("verification.free_text_contradict_cue must be always, with_cue or cue_required");
+  options.free_text_contradict_cue = *cue;
+  for (const auto& name : options.free_text_conflict_cues) {
+    const auto names = verification::conflict_cue_names();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      throw UsageError("verification.free_text_conflict_cues: unknown cue \"" + name + "\" (negation, null_result, direction, number)");
+    }
   }
   if (options.tau_grid.empty() || options.nei_threshold_grid.empty() || verification.open_k_grid.empty()) {
     throw UsageError("verification.tau_grid, nei_threshold_grid and open_k_grid must not be empty");

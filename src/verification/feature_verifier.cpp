@@ -1,5 +1,6 @@
 #include "feature_verifier.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <memory>
@@ -69,27 +70,72 @@ const std::vector<std::string>& label_row_names(const VerificationOptions& optio
 
 DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,
                        const std::array<double, label_count>& label_probabilities, double tau, double nei_threshold,
-                       std::size_t max_rationale, double contradict_ratio) {
+                       std::size_t max_rationale, const ContradictRule& rule, const std::vector<std::string_view>& cues) {
   DocumentVerdict verdict;
   verdict.doc_id = document.doc_id;
   verdict.probabilities = label_probabilities;
   verdict.nei_threshold = nei_threshold;
-  // Recorded only when it changes the rule, so that γ 1's verdicts read as they always did.
-  if (contradict_ratio != 1.0) verdict.contradict_ratio = contradict_ratio;
+  // Recorded only when they change the rule, so that γ 1's verdicts read as they always did.
+  if (rule.ratio != 1.0) verdict.contradict_ratio = rule.ratio;
+  if (rule.cue != ContradictCue::always) verdict.conflict_cues = std::vector<std::string>(cues.begin(), cues.end());
   for (std::size_t s = 0; s < sentence_probabilities.size(); ++s) verdict.sentence_scores.push_back({s, sentence_probabilities[s]});
   verdict.rationale = select_rationale(sentence_probabilities, tau, max_rationale);
   if (label_probabilities[2] >= nei_threshold || sentence_probabilities.empty()) {
     verdict.label = Label::not_enough_info;
   } else {
-    verdict.label = contradict_ratio * label_probabilities[0] >= label_probabilities[1] ? Label::support : Label::contradict;
+    const bool ratio_applies = rule.cue == ContradictCue::always || !cues.empty();
+    if (!ratio_applies && rule.cue == ContradictCue::cue_required) {
+      verdict.label = Label::support;
+    } else {
+      const double ratio = ratio_applies ? rule.ratio : 1.0;
+      verdict.label = ratio * label_probabilities[0] >= label_probabilities[1] ? Label::support : Label::contradict;
+    }
     // A verdict cites its evidence: without a sentence above τ, the best one stands in.
     if (verdict.rationale.empty()) verdict.rationale = best_sentences(sentence_probabilities, 1);
   }
   return verdict;
 }
 
-double contradict_ratio(const VerificationOptions& options, VerifierSetting setting) {
-  return setting == VerifierSetting::free_text ? options.free_text_contradict_ratio : 1.0;
+ContradictRule contradict_rule(const VerificationOptions& options, VerifierSetting setting) {
+  if (setting != VerifierSetting::free_text) return {};
+  return {options.free_text_contradict_ratio, options.free_text_contradict_cue};
+}
+
+std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions& options, const std::string& claim_text,
+                                                      const EvidenceDocument& source, const std::vector<std::size_t>& rationale,
+                                                      const std::vector<double>& row) {
+  if (options.free_text_contradict_cue == ContradictCue::always || options.claim_only) return {};
+  const auto counted = [&](const std::vector<std::string_view>& found) {
+    std::vector<std::string_view> kept;
+    for (const auto cue : found) {
+      if (std::find(options.free_text_conflict_cues.begin(), options.free_text_conflict_cues.end(), cue) !=
+          options.free_text_conflict_cues.end()) {
+        kept.push_back(cue);
+      }
+    }
+    return kept;
+  };
+  if (!options.free_text_cue_in_every_sentence) return counted(conflict_cues(row));
+  text::RelationFeatureOptions relation;
+  relation.paraphrased_directions = options.paraphrased_directions;
+  std::vector<std::string_view> cues;
+  std::vector<const std::string*> read;  // each distinct sentence once, as label_features reads them
+  for (const std::size_t s : rationale) {
+    const std::string& sentence = source.sentences.at(s);
+    if (std::any_of(read.begin(), read.end(), [&](const std::string* r) { return *r == sentence; })) continue;
+    read.push_back(&sentence);
+    const std::vector<std::string_view> found = counted(relation_conflict_cues(text::relation_features(claim_text, sentence, relation)));
+    if (found.empty()) return {};
+    for (const auto cue : found) {
+      if (std::find(cues.begin(), cues.end(), cue) == cues.end()) cues.push_back(cue);
+    }
+  }
+  // In the order of conflict_cue_names, whatever the sentences' order.
+  std::vector<std::string_view> ordered;
+  for (const auto name : conflict_cue_names()) {
+    if (std::find(cues.begin(), cues.end(), name) != cues.end()) ordered.push_back(name);
+  }
+  return ordered;
 }
 
 namespace {
@@ -142,8 +188,9 @@ DocumentVerdict FeatureVerifier::judge_distinct(const std::string& claim_text, c
   const std::vector<double> p = fitted_.selector.probabilities(sentence_features(claim, text));
   std::vector<std::size_t> rationale = select_rationale(p, fitted_.tau, fitted_.options.max_rationale);
   if (rationale.empty()) rationale = best_sentences(p, 1);
-  const auto label = fitted_.label.probabilities(label_row(fitted_.options, claim_text, claim, text, document, p, rationale, fitted_.tau));
-  return decide(document, p, label, fitted_.tau, fitted_.nei_threshold, fitted_.options.max_rationale, fitted_.contradict_ratio());
+  const std::vector<double> row = label_row(fitted_.options, claim_text, claim, text, document, p, rationale, fitted_.tau);
+  return decide(document, p, fitted_.label.probabilities(row), fitted_.tau, fitted_.nei_threshold, fitted_.options.max_rationale,
+                fitted_.contradict_rule(), rationale_conflict_cues(fitted_.options, claim_text, document, rationale, row));
 }
 
 namespace {

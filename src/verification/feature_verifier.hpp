@@ -39,16 +39,32 @@ std::vector<double> label_row(const VerificationOptions& options, const std::str
 const std::vector<std::string>& label_row_names(const VerificationOptions& options);
 
 
+/// How the rule weighs CONTRADICT against SUPPORT: γ, and when it applies.
+struct ContradictRule {
+  double ratio = 1.0;
+  ContradictCue cue = ContradictCue::always;
+};
+
 /// The verdict for one document from its sentence and label probabilities: NEI when P(NEI) ≥ θ,
-/// else CONTRADICT when P(CONTRADICT) > γ·P(SUPPORT) (γ = contradict_ratio; 1: the likelier of
-/// the two), else SUPPORT; rationale as trained_verifier.hpp says.
+/// else CONTRADICT when P(CONTRADICT) > γ·P(SUPPORT), else SUPPORT; rationale as
+/// trained_verifier.hpp says. γ is rule.ratio when rule.cue is `always` or `cues` (the rationale's
+/// conflict cues) is not empty; without a cue it is 1 (`with_cue`), or CONTRADICT is never the
+/// verdict (`cue_required`).
 DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,
                        const std::array<double, label_count>& label_probabilities, double tau, double nei_threshold,
-                       std::size_t max_rationale, double contradict_ratio);
+                       std::size_t max_rationale, const ContradictRule& rule, const std::vector<std::string_view>& cues);
 
-/// The γ a verifier of `setting` trained with `options` decides with: the option's in the
-/// free-text setting, 1 in the others.
-double contradict_ratio(const VerificationOptions& options, VerifierSetting setting);
+/// The rule a verifier of `setting` trained with `options` decides with: the options' in the
+/// free-text setting, γ 1 always in the others.
+ContradictRule contradict_rule(const VerificationOptions& options, VerifierSetting setting);
+
+/// The conflict cues the rule reads for a rationale whose label_row is `row`: those of
+/// options.free_text_conflict_cues among the row's, or, with free_text_cue_in_every_sentence,
+/// their union over the rationale's distinct sentences read alone, empty as soon as one sentence
+/// has none. Empty when free_text_contradict_cue is `always` and for the claim-only baseline.
+std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions& options, const std::string& claim_text,
+                                                      const EvidenceDocument& source, const std::vector<std::size_t>& rationale,
+                                                      const std::vector<double>& row);
 
 struct FittedVerifier {
   VerificationOptions options;
@@ -58,8 +74,8 @@ struct FittedVerifier {
   double tau = 0.5;
   double nei_threshold = 0.5;
   VerifierSetting setting = VerifierSetting::oracle;
-  /// contradict_ratio(options, setting), kept beside θ.
-  [[nodiscard]] double contradict_ratio() const { return detail::contradict_ratio(options, setting); }
+  /// contradict_rule(options, setting), kept beside θ.
+  [[nodiscard]] ContradictRule contradict_rule() const { return detail::contradict_rule(options, setting); }
 };
 
 class FeatureVerifier final : public ClaimVerifier {

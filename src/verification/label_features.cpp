@@ -1,8 +1,11 @@
 #include "claimrag/verification/label_features.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <span>
 
+#include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/text/relation_features.hpp"
 #include "claimrag/verification/rationale_selection.hpp"
@@ -81,10 +84,42 @@ std::vector<double> label_features(const std::string& claim_text, const ClaimTex
   return row;
 }
 
+namespace {
+
+/// A label_features row's relation feature.
+double relation_of(const std::vector<double>& label_row, text::RelationFeature feature) {
+  const std::size_t first = label_feature_names().size() - text::kRelationFeatureCount;
+  return label_row.at(first + static_cast<std::size_t>(feature));
+}
+
+}  // namespace
+
+std::span<const std::string_view, 4> conflict_cue_names() {
+  static constexpr std::array<std::string_view, 4> names{"negation", "null_result", "direction", "number"};
+  return names;
+}
+
+std::vector<std::string_view> relation_conflict_cues(std::span<const double> relation) {
+  using text::RelationFeature;
+  const auto value = [&](RelationFeature feature) { return relation[static_cast<std::size_t>(feature)]; };
+  const bool present[] = {value(RelationFeature::negation_mismatch) > 0, value(RelationFeature::null_mismatch) > 0,
+                          value(RelationFeature::polarity_agreement) < 0, value(RelationFeature::claim_numbers_missing) > 0};
+  std::vector<std::string_view> cues;
+  for (std::size_t k = 0; k < conflict_cue_names().size(); ++k) {
+    if (present[k]) cues.push_back(conflict_cue_names()[k]);
+  }
+  return cues;
+}
+
+std::vector<std::string_view> conflict_cues(const std::vector<double>& label_row) {
+  const std::size_t first = label_feature_names().size() - text::kRelationFeatureCount;
+  if (label_row.size() < first + text::kRelationFeatureCount) throw InternalError("conflict_cues: the row holds no relation features");
+  return relation_conflict_cues(std::span<const double>(label_row).subspan(first, text::kRelationFeatureCount));
+}
+
 double null_against_effect(const std::vector<double>& label_row) {
   using text::RelationFeature;
-  const std::size_t first = label_feature_names().size() - text::kRelationFeatureCount;
-  const auto relation = [&](RelationFeature feature) { return label_row.at(first + static_cast<std::size_t>(feature)); };
+  const auto relation = [&](RelationFeature feature) { return relation_of(label_row, feature); };
   const bool claim_asserts_effect = relation(RelationFeature::claim_polarity) != 0 &&
                                     relation(RelationFeature::claim_negation_count) == 0 &&
                                     relation(RelationFeature::claim_null_count) == 0;

@@ -49,6 +49,13 @@ std::string closing_line(const ClaimVerdict& verdict) {
   return line + "\n";
 }
 
+/// "negation, number", or "none".
+std::string cue_list(const std::vector<std::string>& cues) {
+  std::string list;
+  for (const auto& cue : cues) list += (list.empty() ? "" : ", ") + cue;
+  return list.empty() ? "none" : list;
+}
+
 }  // namespace
 
 nlohmann::ordered_json probabilities_json(const std::array<double, label_count>& probabilities) {
@@ -87,6 +94,7 @@ nlohmann::ordered_json claim_verdict_json(const VerificationInput& input, const 
                          {"truncated_sentences", document.truncated_sentences}});
     if (document.nei_threshold) documents.back()["nei_threshold"] = *document.nei_threshold;
     if (document.contradict_ratio) documents.back()["contradict_ratio"] = *document.contradict_ratio;
+    if (document.conflict_cues) documents.back()["conflict_cues"] = *document.conflict_cues;
     if (!document.failure.empty()) documents.back()["failed"] = document.failure;
   }
   nlohmann::ordered_json object{{"claim", input.claim}, {"not_enough_evidence", not_enough_evidence(verdict)}};
@@ -118,6 +126,7 @@ std::string claim_verdict_text(const VerificationInput& input, const ClaimVerdic
       } else {
         text << ", else the likelier of SUPPORT and CONTRADICT)\n";
       }
+      if (document.conflict_cues) text << "    (the ratio needs a conflict cue; here: " << cue_list(*document.conflict_cues) << ")\n";
     }
     if (document.label != Label::not_enough_info) {
       for (const std::size_t index : document.rationale) {

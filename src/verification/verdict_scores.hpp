@@ -28,4 +28,9 @@ VerificationCounts verdict_counts(const ClaimVerdict& verdict, const LabelledInp
 /// only the first 3 rationale sentences count for the abstract-level rationale.
 TaskScores verdict_scores(const std::vector<ClaimVerdict>& verdicts, const std::vector<const LabelledInput*>& gold);
 
+/// verdict_scores over the claims' own abstracts: every document whose id holds '#' (a passage
+/// the free-text training data adds, scifact_inputs.hpp) left out of the verdicts and the gold,
+/// so that a training mix with passages is scored on what a mix without them is.
+TaskScores abstract_scores(const std::vector<ClaimVerdict>& verdicts, const std::vector<const LabelledInput*>& gold);
+
 }  // namespace claimrag::verification::detail

@@ -54,6 +54,7 @@ nlohmann::ordered_json pair_verdict_json(const VerificationInput& input, const C
                               {"probabilities", probabilities_json(document.probabilities)},
                               {"rationale", rationale_json(input.documents.front(), document)},
                               {"truncated_sentences", document.truncated_sentences}};
+  if (document.conflict_cues) line["conflict_cues"] = *document.conflict_cues;
   if (!document.failure.empty()) line["failed"] = document.failure;
   if (!verdict.reason.empty()) line["reason"] = verdict.reason;  // e.g. a claim without a word
   return line;

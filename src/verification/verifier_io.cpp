@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <utility>
 
 #include "claimrag/error.hpp"
@@ -117,6 +118,12 @@ VerificationOptions parse_options(const std::string& text) {
   options.free_text_nei_threshold = json.value("free_text_nei_threshold", 0.0);
   options.free_text_contradict_ratio = json.value("free_text_contradict_ratio", 1.0);
   options.null_against_effect = json.value("null_against_effect", false);
+  const std::string cue = json.value("free_text_contradict_cue", std::string(contradict_cue_name(ContradictCue::always)));
+  const auto parsed = parse_contradict_cue(cue);
+  if (!parsed) throw std::invalid_argument("free_text_contradict_cue is not always, with_cue or cue_required: " + cue);
+  options.free_text_contradict_cue = *parsed;
+  options.free_text_conflict_cues = json.value("free_text_conflict_cues", options.free_text_conflict_cues);
+  options.free_text_cue_in_every_sentence = json.value("free_text_cue_in_every_sentence", false);
   return options;
 }
 
@@ -159,6 +166,13 @@ std::string options_text(const VerificationOptions& options) {
   // trained without them stay as they were.
   if (options.free_text_contradict_ratio != 1.0) json["free_text_contradict_ratio"] = options.free_text_contradict_ratio;
   if (options.null_against_effect) json["null_against_effect"] = true;
+  if (options.free_text_contradict_cue != ContradictCue::always) {
+    json["free_text_contradict_cue"] = contradict_cue_name(options.free_text_contradict_cue);
+  }
+  if (options.free_text_conflict_cues != VerificationOptions{}.free_text_conflict_cues) {
+    json["free_text_conflict_cues"] = options.free_text_conflict_cues;
+  }
+  if (options.free_text_cue_in_every_sentence) json["free_text_cue_in_every_sentence"] = true;
   return json.dump();
 }
 
@@ -239,6 +253,8 @@ std::unique_ptr<ClaimVerifier> load_claim_verifier(const std::filesystem::path& 
     terms = nlohmann::json::parse(io::depth_checked(field(metadata, file, "tfidf_terms"), file)).get<std::vector<std::string>>();
   } catch (const nlohmann::json::exception& error) {
     throw DataError(file, std::string("malformed claim verifier metadata: ") + error.what());
+  } catch (const std::invalid_argument& error) {
+    throw DataError(file, std::string("malformed claim verifier metadata: ") + error.what());
   }
   if (expected && options_text(*expected) != options_text(fitted.options)) {
     throw DataError(file, "was trained with options " + options_text(fitted.options) + ", the configuration asks for " +
@@ -290,6 +306,22 @@ std::string_view setting_name(VerifierSetting setting) {
     case VerifierSetting::free_text: return "free_text";
   }
   throw InternalError("setting_name: setting out of range");
+}
+
+std::string_view contradict_cue_name(ContradictCue cue) {
+  switch (cue) {
+    case ContradictCue::always: return "always";
+    case ContradictCue::with_cue: return "with_cue";
+    case ContradictCue::cue_required: return "cue_required";
+  }
+  throw InternalError("contradict_cue_name: value out of range");
+}
+
+std::optional<ContradictCue> parse_contradict_cue(std::string_view name) {
+  for (const auto cue : {ContradictCue::always, ContradictCue::with_cue, ContradictCue::cue_required}) {
+    if (name == contradict_cue_name(cue)) return cue;
+  }
+  return std::nullopt;
 }
 
 VerifierSetting setting_of(const ClaimVerifier& verifier) {

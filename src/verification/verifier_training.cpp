@@ -407,9 +407,13 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
       for (std::size_t c = 0; c < claims.size(); ++c) {
         for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {
           const auto& document = claims[c].documents[d];
-          verdicts[c].documents.push_back(
-              detail::decide(*document.source, document.out_of_fold, probabilities[c][d], tau, theta, options.max_rationale,
-                             fitted.contradict_ratio()));
+          const std::size_t row = tau_rows.predicted[c][d];
+          verdicts[c].documents.push_back(detail::decide(
+              *document.source, document.out_of_fold, probabilities[c][d], tau, theta, options.max_rationale,
+              fitted.contradict_rule(),
+              row == kNoRow ? std::vector<std::string_view>{}
+                            : detail::rationale_conflict_cues(options, claims[c].item->input.claim, *document.source,
+                                                              predicted_rationale(options, document, tau), tau_rows.rows[c][row])));
         }
       }
       const detail::TaskScores scores = detail::verdict_scores(verdicts, gold);
@@ -422,6 +426,11 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         fitted_temperature = temperature;
         if (report) {
           report->cross_validation = named_scores(scores);
+          // With passages in the training data, the score on the abstracts alone too: the number
+          // comparable to a mix without them.
+          if (options.passages || options.unrelated_passages) {
+            report->cross_validation["abstracts_label_rationale_f1"] = detail::abstract_scores(verdicts, gold).label_rationale.f1;
+          }
           gold_rationale.report(report->cross_validation);
           report->cross_validation["temperature"] = temperature;
         }

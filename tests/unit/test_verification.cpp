@@ -287,3 +287,130 @@ TEST(ClaimVerifier, NullAgainstEffectAddsOneLabelColumnThatTheFileRecords) {
   EXPECT_EQ(options_text(without).find("null_against_effect"), std::string::npos);
   EXPECT_NE(options_text(with).find("\"null_against_effect\":true"), std::string::npos);
 }
+
+namespace {
+
+/// The verdicts of a free-text verifier trained on the toy claims with τ and θ fixed and γ tiny,
+/// counting only negation as a conflict cue (every toy claim carries a number its evidence lacks).
+std::vector<ClaimVerdict> cue_verdicts(ContradictCue cue, const std::vector<VerificationInput>& inputs, bool every_sentence = false) {
+  auto data = toy_data();
+  data.setting = VerifierSetting::free_text;
+  VerificationOptions options = toy_options();
+  options.tau_grid = {0.3};
+  options.nei_threshold_grid = {0.5};
+  options.free_text_contradict_ratio = 1e-3;
+  options.free_text_contradict_cue = cue;
+  options.free_text_conflict_cues = {"negation"};
+  options.free_text_cue_in_every_sentence = every_sentence;
+  return train_claim_verifier(data, options)->verify(inputs);
+}
+
+}  // namespace
+
+TEST(ClaimVerifier, UnderTheContradictCueAPairWithoutAConflictCueIsNeverContradictedByTheRatio) {
+  const auto inputs = inputs_of(toy_data());
+  const auto always = cue_verdicts(ContradictCue::always, inputs);
+  const auto with_cue = cue_verdicts(ContradictCue::with_cue, inputs);
+  const auto required = cue_verdicts(ContradictCue::cue_required, inputs);
+  std::size_t vetoed = 0, cued = 0;
+  for (std::size_t c = 0; c + 1 < inputs.size(); ++c) {
+    const bool negated = inputs[c].claim.find(" not ") != std::string::npos;
+    for (std::size_t d = 0; d < always[c].documents.size(); ++d) {
+      const auto& p = always[c].documents[d].probabilities;
+      const auto& loose = with_cue[c].documents.at(d);
+      const auto& strict = required[c].documents.at(d);
+      EXPECT_EQ(loose.probabilities, p);
+      EXPECT_FALSE(always[c].documents[d].conflict_cues.has_value());
+      ASSERT_TRUE(strict.conflict_cues.has_value());
+      // The rationale's only negation can come from the claim: the toy evidence has none.
+      EXPECT_EQ(*strict.conflict_cues, negated ? std::vector<std::string>{"negation"} : std::vector<std::string>{});
+      if (p[2] >= 0.5) {
+        EXPECT_EQ(strict.label, Label::not_enough_info);
+        continue;
+      }
+      const Label by_ratio = p[1] > 1e-3 * p[0] ? Label::contradict : Label::support;
+      const Label likelier = p[1] > p[0] ? Label::contradict : Label::support;
+      EXPECT_EQ(always[c].documents[d].label, by_ratio);
+      EXPECT_EQ(loose.label, negated ? by_ratio : likelier);
+      EXPECT_EQ(strict.label, negated ? by_ratio : Label::support);
+      vetoed += !negated && by_ratio == Label::contradict;
+      cued += negated && by_ratio == Label::contradict;
+    }
+  }
+  EXPECT_GE(vetoed, 1u);  // the cue changed verdicts, so the checks above can fail
+  EXPECT_GE(cued, 1u);
+}
+
+TEST(ClaimVerifier, RepeatingASupportingSentenceAddsNoConflictCue) {
+  const std::string support = "aspirin reduces headache pain in adults";
+  VerificationInput once{"once", "aspirin reduces headache", {{"d", "t", {support, "the weather was sunny"}, 0, 0.0}}};
+  VerificationInput repeated{"repeated", once.claim, {{"d", "t", {}, 0, 0.0}}};
+  for (int k = 0; k < 20; ++k) repeated.documents[0].sentences.push_back(support);
+  repeated.documents[0].sentences.push_back("the weather was sunny");
+  // A negated sentence beside the supporting one: read together the rationale has a negation;
+  // read sentence by sentence, the supporting one has none and vetoes the cue.
+  VerificationInput mixed{"mixed", once.claim, {{"d", "t", {"aspirin does not reduce headache pain", support}, 0, 0.0}}};
+  const std::vector<VerificationInput> inputs{once, repeated, mixed};
+  for (const bool every_sentence : {false, true}) {
+    const auto verdicts = cue_verdicts(ContradictCue::cue_required, inputs, every_sentence);
+    EXPECT_EQ(verdicts[0].documents[0].conflict_cues, std::vector<std::string>{});
+    EXPECT_EQ(verdicts[1].documents[0].conflict_cues, verdicts[0].documents[0].conflict_cues);
+    EXPECT_EQ(verdicts[1].documents[0].label, verdicts[0].documents[0].label);
+    EXPECT_NE(verdicts[1].documents[0].label, Label::contradict);
+    const auto& rationale = verdicts[2].documents[0].rationale;
+    ASSERT_EQ(rationale.size(), 2u);  // both sentences selected, so both are read
+    EXPECT_EQ(verdicts[2].documents[0].conflict_cues,
+              every_sentence ? std::vector<std::string>{} : std::vector<std::string>{"negation"});
+  }
+}
+
+TEST(ClaimVerifier, TheContradictCueOptionsAreInTheFileOnlyWhenSet) {
+  const VerificationOptions plain = toy_options();
+  VerificationOptions cued = plain;
+  cued.free_text_contradict_cue = ContradictCue::cue_required;
+  cued.free_text_conflict_cues = {"negation", "direction"};
+  cued.free_text_cue_in_every_sentence = true;
+  for (const char* key : {"free_text_contradict_cue", "free_text_conflict_cues", "free_text_cue_in_every_sentence"}) {
+    EXPECT_EQ(options_text(plain).find(key), std::string::npos) << key;
+    EXPECT_NE(options_text(cued).find(key), std::string::npos) << key;
+  }
+  auto data = toy_data();
+  data.setting = VerifierSetting::free_text;
+  const auto verifier = train_claim_verifier(data, cued);
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "cued.safetensors";
+  verifier->save(file);
+  EXPECT_NO_THROW(load_claim_verifier(file, &cued));
+  EXPECT_THROW(load_claim_verifier(file, &plain), claimrag::DataError);
+  EXPECT_EQ(parse_contradict_cue("with_cue"), ContradictCue::with_cue);
+  EXPECT_FALSE(parse_contradict_cue("sometimes").has_value());
+}
+
+TEST(ClaimVerifier, WithPassagesTheCrossValidationAlsoScoresTheAbstractsAlone) {
+  auto data = toy_data();
+  data.setting = VerifierSetting::free_text;
+  VerificationOptions options = toy_options();
+  TrainingReport plain;
+  train_claim_verifier(data, options, &plain);
+  EXPECT_FALSE(plain.cross_validation.contains("abstracts_label_rationale_f1"));
+  // Without a passage document ('#' in its id) the abstracts are every document: the same score.
+  options.passages = true;
+  TrainingReport same;
+  train_claim_verifier(data, options, &same);
+  ASSERT_TRUE(same.cross_validation.contains("abstracts_label_rationale_f1"));
+  EXPECT_EQ(same.cross_validation["abstracts_label_rationale_f1"], same.cross_validation["label_rationale_f1"]);
+  // Each evidence document also as a passage of its rationale: scored apart from the abstracts.
+  for (auto& item : data.claims) {
+    const GoldDocument gold = item.gold.front();
+    if (gold.label == Label::not_enough_info) continue;
+    EvidenceDocument passage = item.input.documents.front();
+    passage.doc_id += "#evidence";
+    passage.sentences = {passage.sentences[1]};
+    item.input.documents.push_back(passage);
+    item.gold.push_back({gold.label, {{0}}});
+    item.evidence.emplace(passage.doc_id, item.gold.back());
+  }
+  TrainingReport with;
+  train_claim_verifier(data, options, &with);
+  EXPECT_NE(with.cross_validation["abstracts_label_rationale_f1"], with.cross_validation["label_rationale_f1"]);
+}

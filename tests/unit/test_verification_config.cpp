@@ -35,3 +35,17 @@ TEST(VerificationConfig, NullAgainstEffectIsOffUnlessSet) {
   EXPECT_TRUE(load(R"({"verification": {"null_against_effect": true}})").verification.options.null_against_effect);
   EXPECT_THROW(load(R"({"verification": {"null_against_effect": 1}})"), UsageError);
 }
+
+TEST(VerificationConfig, TheContradictCueIsAlwaysUnlessSetToAKnownRule) {
+  const auto options = load("{}").verification.options;
+  EXPECT_EQ(options.free_text_contradict_cue, verification::ContradictCue::always);
+  EXPECT_EQ(options.free_text_conflict_cues, (std::vector<std::string>{"negation", "null_result", "direction", "number"}));
+  EXPECT_FALSE(options.free_text_cue_in_every_sentence);
+  const auto set = load(R"({"verification": {"free_text_contradict_cue": "cue_required", "free_text_conflict_cues": ["number"],
+                                             "free_text_cue_in_every_sentence": true}})").verification.options;
+  EXPECT_EQ(set.free_text_contradict_cue, verification::ContradictCue::cue_required);
+  EXPECT_EQ(set.free_text_conflict_cues, std::vector<std::string>{"number"});
+  EXPECT_TRUE(set.free_text_cue_in_every_sentence);
+  EXPECT_THROW(load(R"({"verification": {"free_text_contradict_cue": "sometimes"}})"), UsageError);
+  EXPECT_THROW(load(R"({"verification": {"free_text_conflict_cues": ["hedge"]}})"), UsageError);
+}

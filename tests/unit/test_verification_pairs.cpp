@@ -185,6 +185,26 @@ TEST(VerdictReport, AContradictRatioIsPartOfTheRuleBesideTheVerdict) {
   EXPECT_FALSE(json["documents"][0].contains("contradict_ratio"));
 }
 
+TEST(VerdictReport, TheConflictCuesAreShownWhenTheRuleReadsThem) {
+  const auto input = aspirin_claim();
+  auto verdicts = verification::verify_claims(OverlapVerifier{}, std::span(&input, 1));
+  verdicts[0].documents[1].nei_threshold = 0.8;
+  verdicts[0].documents[1].contradict_ratio = 0.25;
+  verdicts[0].documents[1].conflict_cues = std::vector<std::string>{"negation", "number"};
+  verdicts[0].documents[0].nei_threshold = 0.8;
+  verdicts[0].documents[0].contradict_ratio = 0.25;
+  verdicts[0].documents[0].conflict_cues = std::vector<std::string>{};
+  const std::string text = verification::claim_verdict_text(input, verdicts[0]);
+  EXPECT_NE(text.find("    (the ratio needs a conflict cue; here: negation, number)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("    (the ratio needs a conflict cue; here: none)\n"), std::string::npos) << text;
+  const auto json = nlohmann::json::parse(verification::claim_verdict_json(input, verdicts[0]).dump());
+  EXPECT_EQ(json["documents"][1]["conflict_cues"], (std::vector<std::string>{"negation", "number"}));
+  EXPECT_EQ(json["documents"][0]["conflict_cues"], std::vector<std::string>{});
+  verdicts[0].documents[0].conflict_cues.reset();
+  const auto without = nlohmann::json::parse(verification::claim_verdict_json(input, verdicts[0]).dump());
+  EXPECT_FALSE(without["documents"][0].contains("conflict_cues"));
+}
+
 TEST(WordlessClaims, AreNotEnoughInfoWithOneReasonAndNeverReachTheVerifier) {
   const auto guarded = verification::guard_wordless_claims(std::make_unique<OverlapVerifier>());
   const std::vector<VerificationInput> inputs{

@@ -70,6 +70,10 @@ struct DocumentVerdict {
   /// free_text_contradict_ratio): CONTRADICT when P(CONTRADICT) > γ·P(SUPPORT). Empty for the
   /// likelier of the two (γ 1).
   std::optional<double> contradict_ratio{};
+  /// The conflict cues of the rationale (verification/label_features.hpp's conflict_cues) when
+  /// the rule asks for one before γ applies (VerificationOptions::free_text_contradict_cue); empty
+  /// otherwise.
+  std::optional<std::vector<std::string>> conflict_cues{};
 };
 
 /// The verdicts on one claim: one per input document, in input order. `reason` says why a claim

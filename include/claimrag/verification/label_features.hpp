@@ -20,6 +20,7 @@
 // The rationale is the selected sentences, or the single best one when none reaches τ, so the
 // text features always describe the document's most claim-like part.
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,5 +57,18 @@ inline constexpr std::string_view kNullAgainstEffectName = "null_against_effect"
 /// claim near the words both share (its polarity is not 0). The relation features count each of
 /// these, but a linear model weighs them apart; this column is their conjunction.
 double null_against_effect(const std::vector<double>& label_row);
+
+/// The conflict cues a label_features row carries, each a sign that the rationale may say the
+/// opposite of the claim (what VerificationOptions::free_text_contradict_cue asks for before γ
+/// may call CONTRADICT): "negation" (a negation cue on one side only), "null_result" (a
+/// null-result cue on one side only), "direction" (both sides have a direction near the words they
+/// share, and the two disagree), "number" (some number of the claim absent from the rationale).
+/// In that order; empty when none. Each reads the rationale's distinct sentences once, so
+/// repeating a sentence adds no cue.
+std::vector<std::string_view> conflict_cues(const std::vector<double>& label_row);
+/// The same from text::relation_features' values.
+std::vector<std::string_view> relation_conflict_cues(std::span<const double> relation);
+/// The four cue names, in that order.
+std::span<const std::string_view, 4> conflict_cue_names();
 
 }  // namespace claimrag::verification

@@ -29,13 +29,22 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "claimrag/verification/claim_verifier.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
 
 namespace claimrag::verification {
+
+/// When the free-text rule's γ applies (VerificationOptions::free_text_contradict_cue).
+enum class ContradictCue { always, with_cue, cue_required };
+/// "always", "with_cue", "cue_required".
+std::string_view contradict_cue_name(ContradictCue cue);
+/// The value named `name`; std::nullopt for any other text.
+std::optional<ContradictCue> parse_contradict_cue(std::string_view name);
 
 struct VerificationOptions {
   std::size_t folds = 5;                 ///< cross-validation folds (≥ 2)
@@ -80,6 +89,18 @@ struct VerificationOptions {
   /// likelier of the two; γ < 1 asks less of a contradiction (docs/builtin-verifier.md). Applied
   /// in cross-validation and by the saved model; the other settings always use 1.
   double free_text_contradict_ratio = 1.0;
+  /// In the free-text setting, when γ applies (label_features.hpp's conflict_cues): `always`
+  /// (every verdict, the rule above); `with_cue`: only when the rationale carries a conflict cue,
+  /// else the likelier of SUPPORT and CONTRADICT; `cue_required`: as `with_cue`, and without a
+  /// cue never CONTRADICT. Applied in cross-validation and by the saved model.
+  ContradictCue free_text_contradict_cue = ContradictCue::always;
+  /// The conflict cues free_text_contradict_cue counts (names of label_features.hpp's
+  /// conflict_cues; all four by default).
+  std::vector<std::string> free_text_conflict_cues{"negation", "null_result", "direction", "number"};
+  /// With free_text_contradict_cue: the rationale carries a cue only when each of its distinct
+  /// sentences, read alone against the claim, carries one (a supporting sentence without a cue
+  /// vetoes the contradiction), instead of the sentences read together.
+  bool free_text_cue_in_every_sentence = false;
   /// The label model also reads null_against_effect (label_features.hpp): a null result in the
   /// rationale against a claim that asserts an effect.
   bool null_against_effect = false;

@@ -135,9 +135,12 @@ std::unique_ptr<verification::ClaimVerifier> train_free_text(const TrainingFiles
   if (!cached.empty()) verifier->save(cached);
   spdlog::info("trained the free-text verifier on {} SciFact train claims of {} (cited abstracts, plus a same-topic "
                "BM25 neighbour and an unrelated abstract each as NOT_ENOUGH_INFO): tau {}, NEI threshold {}, "
-               "cross-validated Label+Rationale F1 {:.4f}; {}",
+               "cross-validated Label+Rationale F1 {:.4f}{}; {}",
                data.claims.size(), files.claims.string(), report.tau, report.nei_threshold,
                report.cross_validation["label_rationale_f1"],
+               report.cross_validation.contains("abstracts_label_rationale_f1")
+                   ? fmt::format(" ({:.4f} on the abstracts alone)", report.cross_validation["abstracts_label_rationale_f1"])
+                   : std::string(),
                cached.empty() ? std::string("not cached (set XDG_CACHE_HOME or HOME)") : "cached in " + cached.string());
   return verifier;
 }
