@@ -3,7 +3,8 @@
 # evidence, gate) against their Python peer (scripts/bench/seed000_peer.py), alternately, on the
 # same machine in the same hour:
 #   bash scripts/bench/seed000_side_by_side.sh [REPEATS]     (default 3)
-# Builds nothing: it runs build/claimrag (or $CLAIMRAG_BINARY) as it is, on data/scifact.
+# Builds nothing: it runs build/claimrag (or $CLAIMRAG_BINARY) as it is, on data/scifact; the
+# peer runs with torch.set_num_threads($SEED000_PEER_THREADS, default 2: the machine's cores).
 # For every repeat it prints both sides' per-stage seconds (claimrag's from its table9.tsv, the
 # peer's from its own table of the same rows), both totals, the ratio claimrag/peer, both
 # processes' wall times and the load average before each run; at the end, the medians.
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/../.."
 repeats=${1:-3}
 binary=${CLAIMRAG_BINARY:-build/claimrag}
 python=/usr/bin/python3
+peer_threads=${SEED000_PEER_THREADS:-2}
 if ! [[ $repeats =~ ^[1-9][0-9]*$ ]]; then
   echo "usage: seed000_side_by_side.sh [REPEATS]  (REPEATS a positive integer, default 3)" >&2
   exit 2
@@ -41,7 +43,7 @@ now() { date +%s.%N; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-echo "claimrag: $binary ($(git rev-parse --short HEAD 2>/dev/null || echo '?')); peer: torch $("$python" -c 'import torch; print(torch.__version__)'), scikit-learn $("$python" -c 'import sklearn; print(sklearn.__version__)')"
+echo "claimrag: $binary (worktree at $(git rev-parse --short HEAD 2>/dev/null || echo '?')); peer: torch $("$python" -c 'import torch; print(torch.__version__)') on $peer_threads thread(s), scikit-learn $("$python" -c 'import sklearn; print(sklearn.__version__)')"
 for r in $(seq 1 "$repeats"); do
   cpp_load=$(load)
   start=$(now)
@@ -58,7 +60,7 @@ for r in $(seq 1 "$repeats"); do
 
   peer_load=$(load)
   start=$(now)
-  "$python" scripts/bench/seed000_peer.py --repeats 1 >"$work/peer.$r.txt"
+  "$python" scripts/bench/seed000_peer.py --repeats 1 --threads "$peer_threads" >"$work/peer.$r.txt"
   peer_wall=$(awk -v a="$start" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }')
   echo "$cpp_wall $peer_wall $cpp_load / $peer_load" >"$work/walls.$r"
 done
