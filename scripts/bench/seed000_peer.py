@@ -452,19 +452,15 @@ def encode_pair(vocabulary, claim, sentence, max_length):
         else:
             c, s = c[:half], s[:budget - half]
     ids = [CLS] + c + [SEP] + s + [SEP]
-    return ids, [0] * (len(c) + 2) + [1] * (len(s) + 1)
+    return torch.tensor(ids), torch.tensor([0] * (len(c) + 2) + [1] * (len(s) + 1))
 
 
 def pad_batch(encoded):
-    length = max(len(ids) for ids, _ in encoded)
-    ids = torch.zeros(len(encoded), length, dtype=torch.long)
-    segments = torch.zeros(len(encoded), length, dtype=torch.long)
-    padding = torch.ones(len(encoded), length, dtype=torch.bool)
-    for i, (x, s) in enumerate(encoded):
-        ids[i, :len(x)] = torch.tensor(x)
-        segments[i, :len(s)] = torch.tensor(s)
-        padding[i, :len(x)] = False
-    return ids, segments, padding
+    """Pads a batch of (ids, segments) to its longest pair; the mask marks the padding."""
+    ids = nn.utils.rnn.pad_sequence([x for x, _ in encoded], batch_first=True, padding_value=PAD)
+    segments = nn.utils.rnn.pad_sequence([s for _, s in encoded], batch_first=True)
+    lengths = torch.tensor([len(x) for x, _ in encoded])
+    return ids, segments, torch.arange(ids.shape[1])[None] >= lengths[:, None]
 
 
 def train_verifier(pairs, config, rng):
