@@ -36,6 +36,22 @@ TEST(TrecRun, ReadSortsByRankAndAcceptsTabsAndCrlf) {
   EXPECT_EQ(run.rankings[0].documents[0].doc_id, "a");
 }
 
+TEST(TrecRun, AQuerysLinesMayBeSpreadOverTheFile) {
+  TempFolder folder;
+  const auto path = folder.write("r.trec",
+                                 "q1 Q0 a 1 3.0 t\nq2 Q0 c 2 1.0 t\nq1 Q0 b 2 2.0 t\nq2 Q0 d 1 4.0 t\nq1 Q0 e 3 1.0 t\n");
+  const auto run = run::read_trec_run(path);
+  ASSERT_EQ(run.rankings.size(), 2u);
+  EXPECT_EQ(run.rankings[0].query_id, "q1");  // queries in the order they first appear
+  ASSERT_EQ(run.find("q1")->documents.size(), 3u);
+  EXPECT_EQ(run.find("q1")->documents[1].doc_id, "b");
+  EXPECT_EQ(run.find("q1")->documents[2].doc_id, "e");
+  ASSERT_EQ(run.find("q2")->documents.size(), 2u);
+  EXPECT_EQ(run.find("q2")->documents[0].doc_id, "d");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("g", "q1 Q0 a 1 3 t\nq2 Q0 a 1 3 t\nq1 Q0 a 2 2 t\n")); },
+                          "g:3: document a appears twice for query q1 (first on line 1)");
+}
+
 TEST(TrecRun, RefusesMalformedLinesNamingFileAndLine) {
   TempFolder folder;
   expect_error<DataError>([&] { run::read_trec_run(folder.write("a", "q1 Q0 d1 1 0.5\n")); }, "a:1: expected 6 fields");
