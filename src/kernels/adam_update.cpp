@@ -4,7 +4,6 @@
 
 #include <cmath>
 
-#include "claimrag/error.hpp"
 
 // The vector versions are written in intrinsics, one per operation of the portable expression,
 // so no compiler contraction into fused multiply-adds can change a bit.
@@ -86,25 +85,18 @@ __attribute__((target("avx2"))) void update_avx2(const Constants& c, float* valu
   update_portable<WithDecay>(c, value, first, second, gradient, i, n);
 }
 
+// The scalar version over a whole array, the signature the vector ones have.
+template <bool WithDecay>
+void update_scalar(const Constants& c, float* value, float* first, float* second, const float* gradient,
+                   std::size_t n) {
+  update_portable<WithDecay>(c, value, first, second, gradient, 0, n);
+}
+
 template <bool WithDecay>
 void update_on(VectorUnit unit, const Constants& c, float* value, float* first, float* second, const float* gradient,
                std::size_t n) {
-  switch (unit) {
-    case VectorUnit::scalar: update_portable<WithDecay>(c, value, first, second, gradient, 0, n); return;
-    case VectorUnit::avx2:
-      if (cpu_runs_avx2()) {
-        update_avx2<WithDecay>(c, value, first, second, gradient, n);
-        return;
-      }
-      break;
-    case VectorUnit::avx512:
-      if (cpu_runs_avx512()) {
-        update_avx512<WithDecay>(c, value, first, second, gradient, n);
-        return;
-      }
-      break;
-  }
-  throw InternalError("this CPU does not run the " + vector_unit_name(unit) + " Adam update");
+  for_unit(unit, &update_scalar<WithDecay>, &update_avx2<WithDecay>, &update_avx512<WithDecay>, "Adam update")(
+      c, value, first, second, gradient, n);
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
 #include "claimrag/kernels/panel_product.hpp"
 
-#include "claimrag/error.hpp"
 #include "claimrag/kernels/row_tiles.hpp"
 
 #include <immintrin.h>
@@ -232,22 +231,7 @@ void layer_product_avx512(const LayerProduct& layer) {
 }
 
 void layer_product(const LayerProduct& layer, VectorUnit unit) {
-  switch (unit) {
-    case VectorUnit::scalar: layer_product_scalar(layer); return;
-    case VectorUnit::avx2:
-      if (cpu_runs_avx2()) {
-        layer_product_avx2(layer);
-        return;
-      }
-      break;
-    case VectorUnit::avx512:
-      if (cpu_runs_avx512()) {
-        layer_product_avx512(layer);
-        return;
-      }
-      break;
-  }
-  throw InternalError("this CPU does not run the " + vector_unit_name(unit) + " products");
+  for_unit(unit, &layer_product_scalar, &layer_product_avx2, &layer_product_avx512, "products")(layer);
 }
 
 }  // namespace claimrag::kernels

@@ -32,26 +32,12 @@ thread_local Scratch start_row;
 
 std::string shape_of(Eigen::Index rows, Eigen::Index cols) { return std::to_string(rows) + "×" + std::to_string(cols); }
 
-// The panels of op(b) (depth × outputs), in this thread's buffer. Plain, each panel line is 32
-// neighbouring floats of one row of b; transposed, each row of b fills one column of a panel.
+// The panels of op(b) (depth × outputs), in this thread's buffer.
 const float* pack_right(const ConstBlock& b, Operand form, Eigen::Index depth, Eigen::Index outputs) {
-  const Eigen::Index panels = panel_count(outputs);
-  float* packed = packed_right.floats(static_cast<std::size_t>(panels * depth * kPanelWidth));
-  const std::ptrdiff_t stride = b.outerStride();
-  for (Eigen::Index p = 0; p < panels; ++p) {
-    float* panel = packed + p * depth * kPanelWidth;
-    const Eigen::Index first = p * kPanelWidth;
-    const Eigen::Index width = std::min(kPanelWidth, outputs - first);
-    if (width < kPanelWidth) std::fill(panel, panel + depth * kPanelWidth, 0.0F);
-    if (form == Operand::plain) {
-      for (Eigen::Index k = 0; k < depth; ++k) std::copy_n(b.data() + k * stride + first, width, panel + k * kPanelWidth);
-    } else {
-      for (Eigen::Index j = 0; j < width; ++j) {
-        const float* row = b.data() + (first + j) * stride;
-        for (Eigen::Index k = 0; k < depth; ++k) panel[k * kPanelWidth + j] = row[k];
-      }
-    }
-  }
+  float* packed = packed_right.floats(static_cast<std::size_t>(panel_count(outputs) * depth * kPanelWidth));
+  pack_panels(b.data(), b.outerStride(),
+              form == Operand::plain ? PanelSource::inputs_by_rows : PanelSource::outputs_by_rows, depth, outputs,
+              packed);
   return packed;
 }
 
@@ -94,7 +80,7 @@ void run(const ConstBlock& a, Operand a_form, const ConstBlock& b, Operand b_for
   product.first.x_depth_stride = left.depth_stride;
   product.first.rows = rows;
   product.first.panel = pack_right(b, b_form, depth, outputs);
-  product.first.bias = start_values(bias, outputs);
+  product.first.bias = from_output ? nullptr : start_values(bias, outputs);  // the chains start from c itself
   product.first.depth = depth;
   product.first.y = c.data();
   product.first.y_stride = c.outerStride();

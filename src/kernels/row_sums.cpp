@@ -1,7 +1,5 @@
 #include "claimrag/kernels/row_sums.hpp"
 
-#include "claimrag/error.hpp"
-
 // Plain loops, compiled once for each unit: additions and a division only, which the compiler
 // vectorises without reordering any element's sum (and never contracts: -ffp-contract=off).
 
@@ -68,25 +66,11 @@ __attribute__((target("avx512f"))) void add_avx512(float* table, std::ptrdiff_t 
   add_portable(table, stride, ids, width, share);
 }
 
-template <typename Function>
-Function choose(VectorUnit unit, Function scalar, Function avx2, Function avx512) {
-  switch (unit) {
-    case VectorUnit::scalar: return scalar;
-    case VectorUnit::avx2:
-      if (cpu_runs_avx2()) return avx2;
-      break;
-    case VectorUnit::avx512:
-      if (cpu_runs_avx512()) return avx512;
-      break;
-  }
-  throw InternalError("this CPU does not run the " + vector_unit_name(unit) + " row sums");
-}
-
 }  // namespace
 
 void mean_of_rows(const float* table, std::ptrdiff_t stride, std::span<const std::int32_t> ids, std::ptrdiff_t width,
                   float* out, VectorUnit unit) {
-  choose(unit, &mean_scalar, &mean_avx2, &mean_avx512)(table, stride, ids, width, out);
+  for_unit(unit, &mean_scalar, &mean_avx2, &mean_avx512, "row sums")(table, stride, ids, width, out);
 }
 
 void mean_of_rows(const float* table, std::ptrdiff_t stride, std::span<const std::int32_t> ids, std::ptrdiff_t width,
@@ -96,7 +80,7 @@ void mean_of_rows(const float* table, std::ptrdiff_t stride, std::span<const std
 
 void add_to_rows(float* table, std::ptrdiff_t stride, std::span<const std::int32_t> ids, std::ptrdiff_t width,
                  const float* share, VectorUnit unit) {
-  choose(unit, &add_scalar, &add_avx2, &add_avx512)(table, stride, ids, width, share);
+  for_unit(unit, &add_scalar, &add_avx2, &add_avx512, "row sums")(table, stride, ids, width, share);
 }
 
 void add_to_rows(float* table, std::ptrdiff_t stride, std::span<const std::int32_t> ids, std::ptrdiff_t width,

@@ -15,8 +15,8 @@ PackedLinear::PackedLinear(const LinearWeights& layer)
   const auto panel_floats = static_cast<std::size_t>(inputs_ * kPanelWidth);
   weight_ = kernels::allocate_aligned(static_cast<std::size_t>(panels_) * panel_floats);
   bias_ = kernels::allocate_aligned(static_cast<std::size_t>(panels_ * kPanelWidth));
-  kernels::pack_panels(inputs_, outputs_, [&](Eigen::Index k, Eigen::Index out) { return layer.weight(out, k); },
-                       weight_.get());
+  kernels::pack_panels(layer.weight.data(), layer.weight.outerStride(), kernels::PanelSource::outputs_by_rows, inputs_,
+                       outputs_, weight_.get());
   for (Eigen::Index out = 0; out < panels_ * kPanelWidth; ++out) {
     bias_[static_cast<std::size_t>(out)] = out < outputs_ && layer.bias.size() != 0 ? layer.bias(0, out) : 0.0F;
   }

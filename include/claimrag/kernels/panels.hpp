@@ -26,20 +26,15 @@ AlignedFloats allocate_aligned(std::size_t floats);
 /// Panels covering `outputs` outputs.
 constexpr Eigen::Index panel_count(Eigen::Index outputs) { return (outputs + kPanelWidth - 1) / kPanelWidth; }
 
-/// Writes the panels of the depth × outputs operand whose element (k, j) is weight(k, j) into
-/// `panels` (panel_count(outputs) · depth · 32 floats).
-template <typename Weight>
-void pack_panels(Eigen::Index depth, Eigen::Index outputs, const Weight& weight, float* panels) {
-  for (Eigen::Index p = 0; p < panel_count(outputs); ++p) {
-    float* panel = panels + p * depth * kPanelWidth;
-    const Eigen::Index first = p * kPanelWidth;
-    const Eigen::Index width = std::min(kPanelWidth, outputs - first);
-    for (Eigen::Index k = 0; k < depth; ++k) {
-      float* line = panel + k * kPanelWidth;
-      for (Eigen::Index j = 0; j < width; ++j) line[j] = weight(k, first + j);
-      for (Eigen::Index j = width; j < kPanelWidth; ++j) line[j] = 0.0F;
-    }
-  }
-}
+/// How an operand of depth × outputs lies in row-major memory.
+enum class PanelSource {
+  inputs_by_rows,   ///< element (k, j) at data[k · stride + j]: b of a · b
+  outputs_by_rows,  ///< element (k, j) at data[j · stride + k]: a weight [out, in], or b of a · bᵀ
+};
+
+/// Writes the panels of the depth × outputs operand at `data` into `panels`
+/// (panel_count(outputs) · depth · 32 floats).
+void pack_panels(const float* data, std::ptrdiff_t stride, PanelSource source, Eigen::Index depth,
+                 Eigen::Index outputs, float* panels);
 
 }  // namespace claimrag::kernels

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "claimrag/error.hpp"
+
 namespace claimrag::kernels {
 
 /// The instruction sets the products run on. All give the same bytes.
@@ -28,5 +30,15 @@ std::vector<VectorUnit> available_vector_units();
 
 /// The fastest unit this CPU runs (chosen once, at the first call).
 VectorUnit best_vector_unit();
+
+/// The version of a kernel for `unit`, one of the three given; an InternalError naming `kernel`
+/// when this CPU does not run the unit.
+template <typename Function>
+Function for_unit(VectorUnit unit, Function scalar, Function avx2, Function avx512, const char* kernel) {
+  if (unit == VectorUnit::scalar) return scalar;
+  if (unit == VectorUnit::avx2 && cpu_runs_avx2()) return avx2;
+  if (unit == VectorUnit::avx512 && cpu_runs_avx512()) return avx512;
+  throw InternalError(std::string("this CPU does not run the ") + vector_unit_name(unit) + " " + kernel);
+}
 
 }  // namespace claimrag::kernels
