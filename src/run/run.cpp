@@ -4,8 +4,11 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <sstream>
+#include <optional>
 #include <string_view>
+#include <utility>
+
+#include <xxhash.h>
 
 #include "claimrag/dataset/identifier.hpp"
 #include "claimrag/error.hpp"
@@ -38,10 +41,12 @@ void Run::add(Ranking ranking) {
 
 namespace {
 
+// One line of a run, parsed: its ids are views into the file's text until the ranking is built.
 struct RunLine {
   std::size_t line_number;
   long rank;
-  ScoredDocument document;
+  std::string_view doc_id;
+  double score;
 };
 
 // The fields of a run line, split at spaces and tabs: the first six kept, all counted. Without an
@@ -51,17 +56,19 @@ struct RunFields {
   std::size_t count = 0;
 };
 
+constexpr bool is_field_separator(char c) { return c == ' ' || c == '\t'; }
+
 RunFields split_whitespace(std::string_view text) {
   RunFields fields;
-  std::size_t position = 0;
+  const char* position = text.data();
+  const char* const end = position + text.size();
   while (true) {
-    position = text.find_first_not_of(" \t", position);
-    if (position == std::string_view::npos) return fields;
-    const std::size_t end = text.find_first_of(" \t", position);
-    if (fields.count < fields.field.size()) fields.field[fields.count] = text.substr(position, end - position);
+    while (position != end && is_field_separator(*position)) ++position;
+    if (position == end) return fields;
+    const char* const start = position;
+    while (position != end && !is_field_separator(*position)) ++position;
+    if (fields.count < fields.field.size()) fields.field[fields.count] = {start, static_cast<std::size_t>(position - start)};
     ++fields.count;
-    if (end == std::string_view::npos) return fields;
-    position = end;
   }
 }
 
@@ -76,6 +83,68 @@ template <typename Number>
 bool parse_number(std::string_view text, Number& value) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   return error == std::errc() && end == text.data() + text.size();
+}
+
+// The first repeated document of a query's lines (in rank order): an open-addressing table of
+// positions, reused from query to query, so that the check allocates nothing per document.
+class RepeatFinder {
+ public:
+  /// The position of the first entry whose id an earlier entry already has, with that earlier
+  /// entry's position; nothing when every id is distinct.
+  std::optional<std::pair<std::size_t, std::size_t>> first_repeat(const std::vector<RunLine>& entries) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * entries.size()) capacity *= 2;
+    slots_.assign(capacity, kEmpty);
+    const std::size_t mask = capacity - 1;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const std::string_view id = entries[i].doc_id;
+      for (std::size_t slot = XXH3_64bits(id.data(), id.size()) & mask;; slot = (slot + 1) & mask) {
+        if (slots_[slot] == kEmpty) {
+          slots_[slot] = static_cast<std::uint32_t>(i);
+          break;
+        }
+        if (entries[slots_[slot]].doc_id == id) return std::pair{i, static_cast<std::size_t>(slots_[slot])};
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = UINT32_MAX;
+  std::vector<std::uint32_t> slots_;
+};
+
+// Builds one query's ranking from its lines, sorted by rank, refusing the first problem in rank
+// order: a repeated document before a repeated rank before a rising score, as a reader going down
+// the list would meet them.
+Ranking ranking_of(const std::string& query_id, std::vector<RunLine>& entries, RepeatFinder& repeats,
+                   const std::string& source) {
+  std::stable_sort(entries.begin(), entries.end(), [](const RunLine& a, const RunLine& b) { return a.rank < b.rank; });
+  std::size_t first_bad_order = entries.size();
+  for (std::size_t i = 1; i < entries.size(); ++i) {
+    if (entries[i].rank == entries[i - 1].rank || entries[i].score > entries[i - 1].score) {
+      first_bad_order = i;
+      break;
+    }
+  }
+  if (const auto repeat = repeats.first_repeat(entries); repeat && repeat->first <= first_bad_order) {
+    const RunLine& entry = entries[repeat->first];
+    throw DataError(source, entry.line_number,
+                    "document " + std::string(entry.doc_id) + " appears twice for query " + query_id + " (first on line " +
+                        std::to_string(entries[repeat->second].line_number) + ")");
+  }
+  if (first_bad_order < entries.size()) {
+    const RunLine& entry = entries[first_bad_order];
+    if (entry.rank == entries[first_bad_order - 1].rank) {
+      throw DataError(source, entry.line_number, "rank " + std::to_string(entry.rank) + " is given twice for query " + query_id);
+    }
+    throw DataError(source, entry.line_number,
+                    "score rises with rank for query " + query_id + ": rank order and score order disagree");
+  }
+  Ranking ranking{query_id, {}};
+  ranking.documents.reserve(entries.size());
+  for (const RunLine& entry : entries) ranking.documents.push_back({std::string(entry.doc_id), entry.score});
+  return ranking;
 }
 
 }  // namespace
@@ -98,11 +167,11 @@ Run read_trec_run(const std::filesystem::path& path) {
                       "expected 6 fields (qid Q0 docid rank score tag), found " + std::to_string(split.count));
     }
     const auto& fields = split.field;
-    RunLine entry{line.number, 0, {std::string(fields[2]), 0.0}};
+    RunLine entry{line.number, 0, fields[2], 0.0};
     if (!parse_number(fields[3], entry.rank) || entry.rank < 1) {
       throw DataError(source, line.number, "rank \"" + std::string(fields[3]) + "\" is not an integer >= 1");
     }
-    if (const auto problem = io::number_problem(fields[4], entry.document.score); !problem.empty()) {
+    if (const auto problem = io::number_problem(fields[4], entry.score); !problem.empty()) {
       throw DataError(source, line.number, "score \"" + std::string(fields[4]) + "\" " + problem);
     }
     if (!have_tag) {
@@ -120,40 +189,13 @@ Run read_trec_run(const std::filesystem::path& path) {
       current = &slot->second;
       current_query = slot->first;
     }
-    current->push_back(std::move(entry));
+    current->push_back(entry);
   });
   if (!have_tag) throw DataError(source, "the run file is empty");
 
-  for (const auto& query_id : query_order) {
-    auto& entries = lines_of[query_id];
-    std::stable_sort(entries.begin(), entries.end(),
-                     [](const RunLine& a, const RunLine& b) { return a.rank < b.rank; });
-    Ranking ranking{query_id, {}};
-    // Reserved, so that the ids `seen` views never move; each document is moved in, not copied.
-    ranking.documents.reserve(entries.size());
-    std::unordered_map<std::string_view, std::size_t> seen;
-    seen.reserve(entries.size());
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      RunLine& entry = entries[i];
-      ranking.documents.push_back(std::move(entry.document));
-      const std::string& doc_id = ranking.documents.back().doc_id;
-      if (const auto [first, inserted] = seen.emplace(doc_id, entry.line_number); !inserted) {
-        throw DataError(source, entry.line_number,
-                        "document " + doc_id + " appears twice for query " + query_id +
-                            " (first on line " + std::to_string(first->second) + ")");
-      }
-      if (i > 0 && entry.rank == entries[i - 1].rank) {
-        throw DataError(source, entry.line_number,
-                        "rank " + std::to_string(entry.rank) + " is given twice for query " + query_id);
-      }
-      if (i > 0 && ranking.documents[i].score > ranking.documents[i - 1].score) {
-        throw DataError(source, entry.line_number,
-                        "score rises with rank for query " + query_id +
-                            ": rank order and score order disagree");
-      }
-    }
-    run.add(std::move(ranking));
-  }
+  RepeatFinder repeats;
+  run.rankings.reserve(query_order.size());
+  for (const auto& query_id : query_order) run.add(ranking_of(query_id, lines_of[query_id], repeats, source));
   return run;
 }
 
@@ -163,7 +205,16 @@ void write_trec_run(const Run& run, const std::filesystem::path& path) {
   }
   io::AtomicFile file(path);
   std::ostream& out = file.stream();
-  char score_text[64];
+  // Lines are formatted into a buffer written a megabyte at a time: a stream insertion per field
+  // cost more than the ranking it wrote.
+  constexpr std::size_t kFlushBytes = 1 << 20;
+  std::string buffer;
+  buffer.reserve(kFlushBytes + 256);
+  char number_text[64];
+  const auto append_number = [&](auto value) {
+    const auto written = std::to_chars(number_text, number_text + sizeof number_text, value);
+    buffer.append(number_text, static_cast<std::size_t>(written.ptr - number_text));
+  };
   for (const auto& ranking : run.rankings) {
     require_valid_id(ranking.query_id, run.tag);
     for (std::size_t i = 0; i < ranking.documents.size(); ++i) {
@@ -172,13 +223,26 @@ void write_trec_run(const Run& run, const std::filesystem::path& path) {
       if (i > 0 && document.score > ranking.documents[i - 1].score) {
         throw InternalError("run " + run.tag + ": scores rise with rank for query " + ranking.query_id);
       }
-      io::require_finite_output(document.score, "run " + run.tag + ": the score of " + document.doc_id + " for query " + ranking.query_id);
-      const auto written = std::to_chars(score_text, score_text + sizeof score_text, document.score);
-      out << ranking.query_id << " Q0 " << document.doc_id << ' ' << (i + 1) << ' '
-          << std::string_view(score_text, static_cast<std::size_t>(written.ptr - score_text)) << ' '
-          << run.tag << '\n';
+      if (!std::isfinite(document.score)) {  // the message is built only when it is needed
+        io::require_finite_output(document.score, "run " + run.tag + ": the score of " + document.doc_id + " for query " + ranking.query_id);
+      }
+      buffer += ranking.query_id;
+      buffer += " Q0 ";
+      buffer += document.doc_id;
+      buffer += ' ';
+      append_number(i + 1);
+      buffer += ' ';
+      append_number(document.score);
+      buffer += ' ';
+      buffer += run.tag;
+      buffer += '\n';
+      if (buffer.size() >= kFlushBytes) {
+        out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        buffer.clear();
+      }
     }
   }
+  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
   file.commit();
 }
 

@@ -69,6 +69,38 @@ TEST(TrecRun, RefusesMalformedLinesNamingFileAndLine) {
   expect_error<DataError>([&] { run::read_trec_run(folder.path() / "none"); }, "none: no such file");
 }
 
+// Several problems in one query: the one met first going down the ranks is reported, a repeated
+// document before a repeated rank or a rising score on the same line.
+TEST(TrecRun, ReportsAQuerysFirstProblemInRankOrder) {
+  TempFolder folder;
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("a", "q Q0 a 1 5 t\nq Q0 b 1 4 t\nq Q0 a 3 3 t\n")); },
+                          "a:2: rank 1 is given twice for query q");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("b", "q Q0 a 1 5 t\nq Q0 a 2 4 t\nq Q0 c 3 9 t\n")); },
+                          "b:2: document a appears twice for query q (first on line 1)");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("c", "q Q0 a 1 5 t\nq Q0 b 2 6 t\nq Q0 a 3 3 t\n")); },
+                          "c:2: score rises with rank");
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("d", "q Q0 a 1 5 t\nq Q0 a 2 6 t\n")); },
+                          "d:2: document a appears twice for query q (first on line 1)");
+}
+
+// A long ranking (the repeat table grows past its first size) with one document listed again
+// near its end, and lines out of rank order: the repeat is found at its rank, not its line.
+TEST(TrecRun, FindsARepeatedDocumentInALongRanking) {
+  TempFolder folder;
+  std::string lines;
+  for (int rank = 1000; rank >= 1; --rank) {
+    const int document = rank == 998 ? 17 : rank;
+    lines += "q Q0 d" + std::to_string(document) + " " + std::to_string(rank) + " " + std::to_string(2000 - rank) + " t\n";
+  }
+  expect_error<DataError>([&] { run::read_trec_run(folder.write("long", lines)); },
+                          "long:3: document d17 appears twice for query q (first on line 984)");
+  std::string distinct;
+  for (int rank = 1; rank <= 1000; ++rank) distinct += "q Q0 d" + std::to_string(rank) + " " + std::to_string(rank) + " 1 t\n";
+  const auto run = run::read_trec_run(folder.write("distinct", distinct));
+  ASSERT_EQ(run.find("q")->documents.size(), 1000u);
+  EXPECT_EQ(run.find("q")->documents[999].doc_id, "d1000");
+}
+
 TEST(TrecRun, WritingRisingScoresIsABugAndLeavesNoFile) {
   TempFolder folder;
   run::Run bad;

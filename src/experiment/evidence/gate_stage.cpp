@@ -34,7 +34,13 @@ GateData::GateData(GateRequest request) : request_(std::move(request)) {
     request_.verifier_top1 = std::move(signals.verifier_top1);
   }
   const auto qrels = dataset::load_split(request_.data, request_.split);
-  const run::Run system = run::read_trec_run(request_.system_run);
+  bm25_ = read_optional_run(request_.bm25_run);
+  dense_ = read_optional_run(request_.dense_run);
+  rerank_ = read_optional_run(request_.rerank_run);
+  // The reproduction's system is its reranked run: one file, read once.
+  const bool system_is_rerank = rerank_ && request_.system_run == request_.rerank_run;
+  const run::Run own_system = system_is_rerank ? run::Run{} : run::read_trec_run(request_.system_run);
+  const run::Run& system = system_is_rerank ? *rerank_ : own_system;
   claim_ids_ = qrels.query_order;
   for (const auto& id : claim_ids_) {
     // No lines in the run: the system retrieved nothing for the claim (see run/run.hpp).
@@ -43,9 +49,6 @@ GateData::GateData(GateRequest request) : request_(std::move(request)) {
     answerable_.push_back(!empty);
     hallucinated_.push_back(empty || !has_relevant_in_top(*ranking, qrels.judgments.at(id), request_.hallucination_depth));
   }
-  bm25_ = read_optional_run(request_.bm25_run);
-  dense_ = read_optional_run(request_.dense_run);
-  rerank_ = read_optional_run(request_.rerank_run);
   if (!request_.signal_file.empty()) {
     external_ = gate::read_signal_file(request_.signal_file.string());
     // Checked here, where the file's name is known, rather than when a signal first reads it.
