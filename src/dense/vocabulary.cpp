@@ -1,7 +1,6 @@
 #include "claimrag/dense/vocabulary.hpp"
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
@@ -10,13 +9,11 @@
 namespace claimrag::dense {
 
 Vocabulary Vocabulary::build(const std::vector<std::string>& texts) {
-  std::unordered_set<std::string, Hash, std::equal_to<>> seen;
+  text::TermDictionary seen;
   for (const auto& text : texts) {
-    text::for_each_token(text, [&](std::string_view token) {
-      if (seen.find(token) == seen.end()) seen.emplace(token);
-    });
+    text::for_each_token(text, [&](std::string_view token) { seen.intern(token); });
   }
-  std::vector<std::string> tokens(seen.begin(), seen.end());
+  std::vector<std::string> tokens = seen.terms();
   std::sort(tokens.begin(), tokens.end());
   return from_tokens(std::move(tokens));
 }
@@ -24,20 +21,15 @@ Vocabulary Vocabulary::build(const std::vector<std::string>& texts) {
 Vocabulary Vocabulary::from_tokens(std::vector<std::string> tokens) {
   if (tokens.size() > static_cast<std::size_t>(INT32_MAX)) throw InternalError("vocabulary too large");
   Vocabulary vocabulary;
-  vocabulary.ids_.reserve(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     if (tokens[i].empty()) throw InternalError("vocabulary holds an empty token");
-    if (!vocabulary.ids_.emplace(tokens[i], static_cast<std::int32_t>(i)).second) {
-      throw InternalError("vocabulary holds '" + tokens[i] + "' twice");
-    }
+    if (vocabulary.ids_.intern(tokens[i]) != i) throw InternalError("vocabulary holds '" + tokens[i] + "' twice");
   }
-  vocabulary.tokens_ = std::move(tokens);
   return vocabulary;
 }
 
 std::int32_t Vocabulary::id(std::string_view token) const {
-  const auto found = ids_.find(token);
-  return found == ids_.end() ? -1 : found->second;
+  return static_cast<std::int32_t>(ids_.find(token));
 }
 
 std::vector<std::int32_t> Vocabulary::encode(std::string_view text) const {
@@ -60,7 +52,7 @@ std::vector<std::vector<std::int32_t>> Vocabulary::encode_all(const std::vector<
 
 std::string Vocabulary::checksum() const {
   std::string joined;
-  for (const auto& token : tokens_) {
+  for (const auto& token : tokens()) {
     joined += token;
     joined += '\n';
   }

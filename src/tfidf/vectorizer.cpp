@@ -48,34 +48,23 @@ std::vector<std::size_t> select_features(std::span<const std::string> terms,
   return order;
 }
 
-std::size_t TfidfVectorizer::StringHash::operator()(std::string_view s) const noexcept {
-  return std::hash<std::string_view>{}(s);
-}
-
 TfidfVectorizer TfidfVectorizer::fit(std::span<const std::string> documents,
                                      const TfidfOptions& options) {
   if (documents.empty()) throw UsageError("tfidf: cannot fit a vectorizer on zero documents");
 
   // Provisional ids in order of first appearance; document frequency counted through the
   // last document that incremented it.
-  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> ids;
-  std::vector<std::string> names;
+  text::TermDictionary ids;
   std::vector<std::uint64_t> tf;
   std::vector<std::uint32_t> df;
   std::vector<std::size_t> last_document;
   for (std::size_t d = 0; d < documents.size(); ++d) {
     text::for_each_token(documents[d], [&](std::string_view token) {
-      auto found = ids.find(token);
-      std::uint32_t id;
-      if (found == ids.end()) {
-        id = static_cast<std::uint32_t>(names.size());
-        ids.emplace(std::string(token), id);
-        names.emplace_back(token);
+      const std::uint32_t id = ids.intern(token);
+      if (id == tf.size()) {  // a new term
         tf.push_back(0);
         df.push_back(0);
         last_document.push_back(documents.size());
-      } else {
-        id = found->second;
       }
       ++tf[id];
       if (last_document[id] != d) {
@@ -84,11 +73,12 @@ TfidfVectorizer TfidfVectorizer::fit(std::span<const std::string> documents,
       }
     });
   }
-  if (names.empty()) {
+  if (ids.size() == 0) {
     throw DataError(kSource, "empty vocabulary: none of the " + std::to_string(documents.size()) +
                                  " documents has a token");
   }
 
+  const std::vector<std::string>& names = ids.terms();
   std::vector<std::uint32_t> alphabetical(names.size());
   std::iota(alphabetical.begin(), alphabetical.end(), std::uint32_t{0});
   std::sort(alphabetical.begin(), alphabetical.end(),
@@ -98,7 +88,7 @@ TfidfVectorizer TfidfVectorizer::fit(std::span<const std::string> documents,
   sorted_terms.reserve(names.size());
   sorted_tf.reserve(names.size());
   for (const std::uint32_t id : alphabetical) {
-    sorted_terms.push_back(std::move(names[id]));
+    sorted_terms.push_back(names[id]);
     sorted_tf.push_back(tf[id]);
   }
 
@@ -152,25 +142,24 @@ TfidfVectorizer TfidfVectorizer::from_parts(std::vector<std::string> terms,
 
 void TfidfVectorizer::build_index() {
   idf_.resize(terms_.size());
-  index_.clear();
-  index_.reserve(terms_.size());
+  index_ = text::TermDictionary();
   for (std::size_t i = 0; i < terms_.size(); ++i) {
     idf_[i] = smooth_idf(document_count_, df_[i]);
-    index_.emplace(terms_[i], static_cast<std::uint32_t>(i));
+    index_.intern(terms_[i]);  // distinct and in order, so term i gets id i
   }
 }
 
 std::optional<std::uint32_t> TfidfVectorizer::index_of(std::string_view term) const {
-  const auto found = index_.find(term);
-  if (found == index_.end()) return std::nullopt;
-  return found->second;
+  const std::int64_t found = index_.find(term);
+  if (found < 0) return std::nullopt;
+  return static_cast<std::uint32_t>(found);
 }
 
 SparseVector TfidfVectorizer::transform(std::string_view text) const {
   std::vector<std::uint32_t> hits;
   text::for_each_token(text, [&](std::string_view token) {
-    const auto found = index_.find(token);
-    if (found != index_.end()) hits.push_back(found->second);
+    const std::int64_t found = index_.find(token);
+    if (found >= 0) hits.push_back(static_cast<std::uint32_t>(found));
   });
   std::sort(hits.begin(), hits.end());
 

@@ -14,11 +14,11 @@
 //   A query with no known token encodes to the zero vector and scores 0 against every document.
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include "claimrag/text/term_dictionary.hpp"
 
 namespace claimrag::dense {
 
@@ -39,19 +39,14 @@ class Vocabulary {
   /// encode() of each text.
   [[nodiscard]] std::vector<std::vector<std::int32_t>> encode_all(const std::vector<std::string>& texts) const;
 
-  [[nodiscard]] std::size_t size() const { return tokens_.size(); }
-  [[nodiscard]] const std::vector<std::string>& tokens() const { return tokens_; }
+  [[nodiscard]] std::size_t size() const { return ids_.size(); }
+  [[nodiscard]] const std::vector<std::string>& tokens() const { return ids_.terms(); }
   /// xxh64 (hex) of the tokens in id order, each followed by '\n': two vocabularies with the
   /// same checksum map every token to the same row.
   [[nodiscard]] std::string checksum() const;
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::vector<std::string> tokens_;
-  std::unordered_map<std::string, std::int32_t, Hash, std::equal_to<>> ids_;
+  text::TermDictionary ids_;  ///< token -> id; its terms are the tokens in id order
 };
 
 }  // namespace claimrag::dense

@@ -25,9 +25,9 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "claimrag/text/term_dictionary.hpp"
 #include "claimrag/tfidf/sparse_vector.hpp"
 
 namespace claimrag::tfidf {
@@ -97,11 +97,6 @@ class TfidfVectorizer {
   [[nodiscard]] std::string fingerprint() const;
 
  private:
-  struct StringHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept;
-  };
-
   TfidfVectorizer() = default;
   void build_index();
 
@@ -110,7 +105,7 @@ class TfidfVectorizer {
   std::vector<std::string> terms_;
   std::vector<std::uint32_t> df_;
   std::vector<double> idf_;
-  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> index_;
+  text::TermDictionary index_;  ///< term -> feature index (terms_ interned in order)
 };
 
 /// idf = ln((1 + n) / (1 + df)) + 1 (scikit-learn's smooth_idf).
