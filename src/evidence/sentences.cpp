@@ -1,6 +1,7 @@
 #include "claimrag/evidence/sentences.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "claimrag/error.hpp"
 #include "claimrag/text/token_set.hpp"
@@ -22,6 +23,10 @@ std::vector<Candidate> select_candidates(const std::string& claim, const run::Ra
                                          const std::string& run_source) {
   const text::TokenSet claim_tokens = text::token_set(claim);
   std::vector<Candidate> candidates;
+  // Overlaps first, with buffers reused across sentences; only the kept sentences are copied out.
+  text::TokenSet sentence_tokens;
+  std::vector<double> overlaps;
+  std::vector<std::size_t> order;
   const std::size_t documents = std::min(options.documents, ranking.documents.size());
   for (std::size_t rank = 0; rank < documents; ++rank) {
     const auto& doc_id = ranking.documents[rank].doc_id;
@@ -30,14 +35,18 @@ std::vector<Candidate> select_candidates(const std::string& claim, const run::Ra
       throw DataError(run_source, "query " + ranking.query_id + " ranks document " + doc_id + ", absent from the corpus");
     }
     const auto& document_sentences = sentences.of(static_cast<std::size_t>(position));
-    std::vector<Candidate> scored;
-    for (std::size_t i = 0; i < document_sentences.size(); ++i) {
-      scored.push_back({sentences.ref(static_cast<std::size_t>(position), i), rank + 1,
-                        text::jaccard(claim_tokens, text::token_set(document_sentences[i].text))});
+    overlaps.clear();
+    for (const auto& sentence : document_sentences) {
+      text::token_set(sentence.text, sentence_tokens);
+      overlaps.push_back(text::jaccard(claim_tokens, sentence_tokens));
     }
-    std::stable_sort(scored.begin(), scored.end(), [](const Candidate& a, const Candidate& b) { return a.overlap > b.overlap; });
-    scored.resize(std::min(scored.size(), options.sentences_per_document));
-    candidates.insert(candidates.end(), scored.begin(), scored.end());
+    order.resize(overlaps.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return overlaps[a] > overlaps[b]; });
+    order.resize(std::min(order.size(), options.sentences_per_document));
+    for (const std::size_t i : order) {
+      candidates.push_back({sentences.ref(static_cast<std::size_t>(position), i), rank + 1, overlaps[i]});
+    }
   }
   return candidates;
 }

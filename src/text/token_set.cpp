@@ -7,10 +7,25 @@
 namespace claimrag::text {
 
 TokenSet token_set(std::string_view text) {
-  TokenSet tokens = tokenize(text);
+  TokenSet tokens;
+  token_set(text, tokens);
+  return tokens;
+}
+
+void token_set(std::string_view text, TokenSet& tokens) {
+  // Assigned into the strings already there, so that a reused set keeps their storage.
+  std::size_t count = 0;
+  for_each_token(text, [&](std::string_view token) {
+    if (count == tokens.size()) {
+      tokens.emplace_back(token);
+    } else {
+      tokens[count].assign(token);
+    }
+    ++count;
+  });
+  tokens.resize(count);
   std::sort(tokens.begin(), tokens.end());
   tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
-  return tokens;
 }
 
 double jaccard(const TokenSet& a, const TokenSet& b) {

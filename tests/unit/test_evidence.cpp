@@ -28,6 +28,15 @@ TEST(TokenSet, JaccardByHand) {
   EXPECT_EQ(text::jaccard(text::token_set("x"), {}), 0.0);
 }
 
+TEST(TokenSet, AReusedSetEqualsAFreshOneWhateverItHeldBefore) {
+  text::TokenSet reused;
+  for (const char* text : {"Zeta alpha beta beta gamma delta epsilon", "b a", "", "one-two three two ONE",
+                           "a much longer sentence than any before it, with many words: sixteen characters-long-tokens"}) {
+    text::token_set(text, reused);
+    EXPECT_EQ(reused, text::token_set(text)) << text;
+  }
+}
+
 TEST(Candidates, TopSentencesByOverlapPerDocumentInRankOrder) {
   const auto corpus = two_documents();
   const evidence::CorpusSentences sentences(corpus, 20);

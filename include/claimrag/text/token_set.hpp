@@ -11,6 +11,8 @@ namespace claimrag::text {
 using TokenSet = std::vector<std::string>;
 
 TokenSet token_set(std::string_view text);
+/// token_set(text) written into `tokens`, whose storage is reused (for loops over many texts).
+void token_set(std::string_view text, TokenSet& tokens);
 
 double jaccard(const TokenSet& a, const TokenSet& b);
 
