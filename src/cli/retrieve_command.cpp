@@ -69,7 +69,7 @@ void add_retrieve_command(CLI::App& root) {
     if (query_prefix->count() > 0) settings.query_prefix = options->query_prefix;
     const auto run = bm25      ? experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k)
                      : encoder ? experiment::retrieve_with_encoder(options->data, options->index, queries, settings, k)
-                               : experiment::retrieve_dense(options->data, options->index, queries, config, k);
+                               : experiment::retrieve_dense(experiment::load_dense_index(options->data, options->index, config), queries, k);
     run::write_trec_run(run, options->out);
     plan.commit();
     spdlog::info("{} queries, top {} -> {}", queries.size(), k, options->out);

@@ -45,10 +45,10 @@ Stage bm25_stage() {
 Stage dense_stage() {
   return {"dense", {}, {"models/dense", "runs/dense.trec"}, [](StageContext& context) {
             const auto& config = context.config;
-            context.timer.time("dense training", [&] { index_dense(context.beir, context.work / "models" / "dense", config); });
-            const auto run = context.timer.time("dense retrieval", [&] {
-              return retrieve_dense(context.beir, context.work / "models" / "dense", context.test_queries, config, config.dense.depth);
-            });
+            context.dense_index = std::make_unique<DenseIndex>(context.timer.time(
+                "dense training", [&] { return index_dense(context.beir, context.work / "models" / "dense", config); }));
+            const auto run = context.timer.time(
+                "dense retrieval", [&] { return retrieve_dense(*context.dense_index, context.test_queries, config.dense.depth); });
             run::write_trec_run(run, context.work / "runs" / "dense.trec");
             context.evaluate_into("dense", run);
           }};
@@ -93,8 +93,7 @@ Stage training_runs_stage() {
               const fs::path runs = context.work / "runs" / "train";
               run::write_trec_run(retrieve_bm25(context.beir, models / "bm25", queries, config.bm25, config.bm25.depth),
                                   runs / "bm25.trec");
-              run::write_trec_run(retrieve_dense(context.beir, models / "dense", queries, config, config.dense.depth),
-                                  runs / "dense.trec");
+              run::write_trec_run(retrieve_dense(*context.dense_index, queries, config.dense.depth), runs / "dense.trec");
               run::write_trec_run(fuse_run_files({runs / "bm25.trec", runs / "dense.trec"}, fusion_options(config)),
                                   runs / "hybrid.trec");
               run::write_trec_run(rerank_run_file(*context.rerank_resources, *context.reranker, (context.work / kReranker).string(),

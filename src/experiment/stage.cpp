@@ -6,6 +6,7 @@
 #include "claimrag/metrics/paired_difference.hpp"
 #include "claimrag/metrics/seen_documents.hpp"
 #include "claimrag/verification/claim_folds.hpp"
+#include "claimrag/experiment/retrieval/dense_stage.hpp"
 #include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "claimrag/experiment/verification/scifact_verifiers.hpp"
 

@@ -28,6 +28,7 @@
 namespace claimrag::experiment {
 
 class RerankResources;
+struct DenseIndex;
 class SciFactVerifiers;
 
 /// What every stage may read and add to while a reproduction runs.
@@ -53,6 +54,7 @@ struct StageContext {
 
   // Made by one stage, used by later ones (null or empty until then).
   std::unique_ptr<RerankResources> rerank_resources;
+  std::unique_ptr<DenseIndex> dense_index;  ///< the dense stage's model and encoded corpus, as saved
   std::optional<rerank::RerankerModel> reranker;
   std::map<std::string, double> evidence_token_f1;  ///< claim -> token F1@2 of the pseudo-gold-trained verifier
   std::map<std::string, double> verifier_top1;      ///< claim -> its best selected sentence's score

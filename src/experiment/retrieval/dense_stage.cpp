@@ -21,10 +21,17 @@ std::vector<std::string> document_texts(const dataset::Corpus& corpus) {
   return texts;
 }
 
+std::vector<std::string> document_ids(const dataset::Corpus& corpus) {
+  std::vector<std::string> ids;
+  ids.reserve(corpus.documents.size());
+  for (const auto& document : corpus.documents) ids.push_back(document.id);
+  return ids;
+}
+
 }  // namespace
 
-void index_dense(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
-                 const ExperimentConfig& config) {
+DenseIndex index_dense(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
+                       const ExperimentConfig& config) {
   const auto corpus = dataset::load_corpus(beir_folder / "corpus.jsonl");
   const auto qrels = dataset::load_split(beir_folder, config.data.train_split);
   const auto queries = dataset::queries_of_split(dataset::load_queries(beir_folder / "queries.jsonl"), qrels,
@@ -47,14 +54,14 @@ void index_dense(const std::filesystem::path& beir_folder, const std::filesystem
   vocabulary_texts.insert(vocabulary_texts.end(), query_texts.begin(), query_texts.end());
   const auto vocabulary = dense::Vocabulary::build(vocabulary_texts);
   const auto documents = vocabulary.encode_all(texts);
-  const auto trained = dense::fit(static_cast<std::int32_t>(vocabulary.size()), vocabulary.encode_all(query_texts), documents,
+  auto trained = dense::fit(static_cast<std::int32_t>(vocabulary.size()), vocabulary.encode_all(query_texts), documents,
                                   pairs, config.dense);
   const nn::SafetensorsMetadata extra{{"corpus_checksum", corpus.checksum}};
   // The model, the corpus it encoded and the meta file that describes them are only meaningful
   // together: replaced together or not at all.
   io::AtomicFileSet files;
   dense::save_model(files.stage(out_folder / kDenseModelFile), trained.model, vocabulary, extra);
-  const auto matrix = trained.model.encode(documents, dense::Tower::document);
+  auto matrix = trained.model.encode(documents, dense::Tower::document);
   dense::save_document_matrix(files.stage(out_folder / kDenseDocumentsFile), matrix,
                               dense::model_fingerprint(trained.model, vocabulary), extra);
   write_meta(out_folder, config,
@@ -68,35 +75,45 @@ void index_dense(const std::filesystem::path& beir_folder, const std::filesystem
   files.commit();
   spdlog::info("dense model: {} tokens, {} pairs, final loss {:.4f} -> {}", vocabulary.size(), pairs.size(),
                trained.epoch_losses.empty() ? 0.0 : trained.epoch_losses.back(), out_folder.string());
+  return {vocabulary, std::move(trained.model), std::move(matrix), document_ids(corpus)};
 }
 
-run::Run retrieve_dense(const std::filesystem::path& beir_folder, const std::filesystem::path& index_folder,
-                        const std::vector<dataset::Query>& queries, const ExperimentConfig& config, std::size_t k) {
+DenseIndex load_dense_index(const std::filesystem::path& beir_folder, const std::filesystem::path& index_folder,
+                            const ExperimentConfig& config) {
   const auto corpus = dataset::load_corpus(beir_folder / "corpus.jsonl");
   const auto model_path = index_folder / kDenseModelFile;
-  const auto loaded = dense::load_model(model_path, config.dense);
+  auto loaded = dense::load_model(model_path, config.dense);
   const auto trained_on = loaded.metadata.find("corpus_checksum");
   if (trained_on == loaded.metadata.end() || trained_on->second != corpus.checksum) {
     throw DataError(model_path.string(), "was trained on another corpus than " + (beir_folder / "corpus.jsonl").string() +
                                              ": run claimrag index --method dense again");
   }
-  const auto matrix = dense::load_document_matrix(index_folder / kDenseDocumentsFile,
-                                                  dense::model_fingerprint(loaded.model, loaded.vocabulary),
-                                                  static_cast<Eigen::Index>(corpus.documents.size()));
+  auto matrix = dense::load_document_matrix(index_folder / kDenseDocumentsFile,
+                                            dense::model_fingerprint(loaded.model, loaded.vocabulary),
+                                            static_cast<Eigen::Index>(corpus.documents.size()));
+  return {std::move(loaded.vocabulary), std::move(loaded.model), std::move(matrix), document_ids(corpus)};
+}
+
+run::Run retrieve_dense(const DenseIndex& index, const std::vector<dataset::Query>& queries, std::size_t k) {
   std::vector<std::string> texts;
   for (const auto& query : queries) texts.push_back(query.text);
-  const auto encoded = loaded.model.encode(loaded.vocabulary.encode_all(texts), dense::Tower::query);
-  return run_from_hits(corpus, queries, dense::search_top_k(encoded, matrix, k), "dense");
+  const auto encoded = index.model.encode(index.vocabulary.encode_all(texts), dense::Tower::query);
+  return run_from_hits(index.document_ids, queries, dense::search_top_k(encoded, index.documents, k), "dense");
 }
 
 run::Run run_from_hits(const dataset::Corpus& corpus, const std::vector<dataset::Query>& queries,
+                       const std::vector<std::vector<dense::ScoredDocument>>& hits, const std::string& tag) {
+  return run_from_hits(document_ids(corpus), queries, hits, tag);
+}
+
+run::Run run_from_hits(const std::vector<std::string>& document_ids, const std::vector<dataset::Query>& queries,
                        const std::vector<std::vector<dense::ScoredDocument>>& hits, const std::string& tag) {
   run::Run run;
   run.tag = tag;
   for (std::size_t q = 0; q < queries.size(); ++q) {
     run::Ranking ranking{queries[q].id, {}};
     for (const auto& hit : hits[q]) {
-      ranking.documents.push_back({corpus.documents[static_cast<std::size_t>(hit.document)].id, static_cast<double>(hit.score)});
+      ranking.documents.push_back({document_ids[static_cast<std::size_t>(hit.document)], static_cast<double>(hit.score)});
     }
     run.add(std::move(ranking));
   }
