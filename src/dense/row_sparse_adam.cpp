@@ -10,6 +10,29 @@
 #include "claimrag/kernels/adam_update.hpp"
 
 namespace claimrag::dense {
+namespace {
+
+struct RowSpan {
+  Eigen::Index first;
+  Eigen::Index count;
+};
+
+// Sorted rows as spans of consecutive rows, each at most kMaxRows long so that the threads still
+// share the work when every row is one span.
+std::vector<RowSpan> consecutive_spans(const std::vector<std::int32_t>& rows) {
+  constexpr Eigen::Index kMaxRows = 256;
+  std::vector<RowSpan> spans;
+  for (const std::int32_t row : rows) {
+    if (!spans.empty() && spans.back().first + spans.back().count == row && spans.back().count < kMaxRows) {
+      ++spans.back().count;
+    } else {
+      spans.push_back({row, 1});
+    }
+  }
+  return spans;
+}
+
+}  // namespace
 
 template <typename Scalar>
 RowSparseAdam<Scalar>::RowSparseAdam(nn::ParameterRegistry<Scalar>& registry, nn::AdamOptions options)
@@ -85,16 +108,22 @@ void RowSparseAdam<Scalar>::step() {
     const Eigen::Index cols = parameter.value.cols();
     // Forking threads costs more than updating fewer than about a million entries.
     const bool large = static_cast<double>(rows.size()) * static_cast<double>(parameter.value.cols()) >= 1 << 20;
+    if constexpr (std::is_same_v<Scalar, float>) {
+      // Rows are updated entry by entry, so consecutive rows (most of them: training renumbers its
+      // rows first) go to the kernel as one span, with the same bytes as row by row.
+      const std::vector<RowSpan> spans = consecutive_spans(rows);
+      const kernels::AdamStep constants{beta1, beta2, step_size, root_correction2, epsilon, 0.0F, false};
 #pragma omp parallel for schedule(static) if (large)
-    for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(rows.size()); ++k) {
-      const Eigen::Index r = rows[static_cast<std::size_t>(k)];
-      if constexpr (std::is_same_v<Scalar, float>) {
-        // On the widest vector unit, every operation correctly rounded (Eigen's vectorised float
-        // square root below is an approximation whose last bits depend on the CPU's maker).
-        const kernels::AdamStep constants{beta1, beta2, step_size, root_correction2, epsilon, 0.0F, false};
-        kernels::adam_update(constants, parameter.value.row(r).data(), first + r * cols, second + r * cols,
-                             parameter.grad.row(r).data(), static_cast<std::size_t>(cols));
-      } else {
+      for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(spans.size()); ++k) {
+        const RowSpan& span = spans[static_cast<std::size_t>(k)];
+        const Eigen::Index offset = span.first * cols;
+        kernels::adam_update(constants, parameter.value.data() + offset, first + offset, second + offset,
+                             parameter.grad.data() + offset, static_cast<std::size_t>(span.count * cols));
+      }
+    } else {
+#pragma omp parallel for schedule(static) if (large)
+      for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(rows.size()); ++k) {
+        const Eigen::Index r = rows[static_cast<std::size_t>(k)];
         auto gradient = parameter.grad.row(r).array();
         auto m = Eigen::Map<nn::RowVector<Scalar>>(first + r * cols, cols).array();
         auto v = Eigen::Map<nn::RowVector<Scalar>>(second + r * cols, cols).array();

@@ -1,5 +1,6 @@
 #include "claimrag/nn/adam.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -33,9 +34,19 @@ void Adam<Scalar>::step() {
     if constexpr (std::is_same_v<Scalar, float>) {
       // On the widest vector unit, every operation correctly rounded (Eigen's vectorised float
       // square root below is an approximation whose last bits depend on the CPU's maker).
+      // Each entry is updated on its own, so blocks of a large table go to the threads with the
+      // same bytes as one pass (an embedding table is most of a small model's entries).
       const kernels::AdamStep constants{beta1, beta2, step_size, root_correction2, epsilon, decay, true};
-      kernels::adam_update(constants, parameter.value.data(), first_moment_[i].data(), second_moment_[i].data(),
-                           parameter.grad.data(), static_cast<std::size_t>(parameter.value.size()));
+      constexpr std::ptrdiff_t kBlock = 1 << 15;
+      const std::ptrdiff_t entries = parameter.value.size();
+      const std::ptrdiff_t blocks = (entries + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static) if (blocks > 1)
+      for (std::ptrdiff_t block = 0; block < blocks; ++block) {
+        const std::ptrdiff_t begin = block * kBlock;
+        kernels::adam_update(constants, parameter.value.data() + begin, first_moment_[i].data() + begin,
+                             second_moment_[i].data() + begin, parameter.grad.data() + begin,
+                             static_cast<std::size_t>(std::min(kBlock, entries - begin)));
+      }
     } else {
       auto gradient = parameter.grad.array() + decay * parameter.value.array();
       auto m = first_moment_[i].array();
