@@ -15,6 +15,7 @@
 #include "claimrag/error.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "thread_waiting.hpp"
 
 namespace {
 
@@ -66,6 +67,7 @@ std::string printable(std::string_view message) {
 
 int main(int argc, char** argv) {
   using claimrag::ExitCode;
+  claimrag::cli::restart_with_short_spin_waits(argv);
   // Results on stdout go out a line at a time, so that they never interleave mid-line with the
   // log lines on stderr when both go to one file.
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
@@ -86,6 +88,7 @@ int main(int argc, char** argv) {
   root.parse_complete_callback([&] {
     spdlog::set_level(quiet ? spdlog::level::warn
                             : verbose ? spdlog::level::debug : spdlog::level::info);
+    spdlog::debug("idle threads: {}", claimrag::cli::spin_wait_setting());
     claimrag::cli::refuse_empty_values(root);
   });
 

@@ -69,3 +69,28 @@ TEST(CliThreads, AHugeOmpNumThreadsIsCappedAsThreadsIs) {
   ASSERT_EQ(run_claimrag("--quiet index --data " + kTiny + " --method dense --out " + out + "/dense1 --threads 1", folder.path()).exit_code, 0);
   EXPECT_EQ(slurp(folder.path() / "dense/dense.safetensors"), slurp(folder.path() / "dense1/dense.safetensors"));
 }
+
+// Idle OpenMP threads spin briefly before they sleep unless the user says otherwise: claimrag
+// starts itself again with GOMP_SPINCOUNT set, and a user's own setting is kept as it is.
+TEST(CliThreads, IdleThreadsSpinBrieflyUnlessTheEnvironmentSaysOtherwise) {
+  TempFolder folder;
+  const std::string arguments = "--verbose stats --data " + kTiny + " --out " + folder.path().string() + "/stats";
+  ::unsetenv("GOMP_SPINCOUNT");  // each test runs in its own process (ctest)
+  ::unsetenv("OMP_WAIT_POLICY");
+  auto outcome = run_claimrag(arguments, folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("idle threads: GOMP_SPINCOUNT=1000"), std::string::npos) << outcome.err;
+
+  ::setenv("GOMP_SPINCOUNT", "20", 1);
+  outcome = run_claimrag(arguments + "2", folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("idle threads: GOMP_SPINCOUNT=20"), std::string::npos) << outcome.err;
+  ::unsetenv("GOMP_SPINCOUNT");
+
+  ::setenv("OMP_WAIT_POLICY", "passive", 1);
+  outcome = run_claimrag(arguments + "3", folder.path());
+  ::unsetenv("OMP_WAIT_POLICY");
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("idle threads: OMP_WAIT_POLICY=passive"), std::string::npos) << outcome.err;
+  EXPECT_EQ(outcome.err.find("GOMP_SPINCOUNT"), std::string::npos) << outcome.err;
+}
