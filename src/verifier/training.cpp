@@ -94,6 +94,22 @@ struct ChunkWorker {
   }
 };
 
+// Clears every gradient before a batch. The token table's gradient is nonzero only in the rows the
+// last batch's tokens reached (`touched`), so only those are cleared: the same zeros as clearing
+// the whole table, without writing all of it for every batch.
+template <typename Scalar>
+void clear_gradients(nn::ParameterRegistry<Scalar>& registry, nn::Parameter<Scalar>& token_table,
+                     std::vector<std::int32_t>& touched) {
+  for (std::size_t i = 0; i < registry.size(); ++i) {
+    nn::Parameter<Scalar>& parameter = registry[i];
+    if (&parameter != &token_table) parameter.grad.setZero();
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  for (const std::int32_t row : touched) token_table.grad.row(row).setZero();
+  touched.clear();
+}
+
 }  // namespace
 
 template <typename Scalar>
@@ -108,6 +124,9 @@ std::vector<double> train_verifier(VerifierModel<Scalar>& model, const TrainingS
   }
   std::vector<std::size_t> order(data.pairs.size());
   std::vector<double> epoch_losses;
+  model.parameters().zero_grad();
+  nn::Parameter<Scalar>& token_table = model.token_table();
+  std::vector<std::int32_t> touched_token_rows;
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::shuffle(order.begin(), order.end(), rng);
@@ -124,11 +143,12 @@ std::vector<double> train_verifier(VerifierModel<Scalar>& model, const TrainingS
                                                order.begin() + static_cast<std::ptrdiff_t>(last));
         workers[k]->run(model, data, members, batch_weight);
       });
-      model.parameters().zero_grad();
+      clear_gradients(model.parameters(), token_table, touched_token_rows);
       for (std::size_t k = 0; k < chunks; ++k) {
         ChunkWorker<Scalar>& worker = *workers[k];
         for (std::size_t i = 0; i < worker.registry.size(); ++i) worker.masters[i]->grad += worker.registry[i].grad;
         model.embed_backward(worker.batch, worker.dembedded);
+        touched_token_rows.insert(touched_token_rows.end(), worker.batch.ids.begin(), worker.batch.ids.end());
         loss_sum += worker.weighted_loss;
       }
       weight_sum += batch_weight;

@@ -75,6 +75,8 @@ class VerifierModel {
 
   [[nodiscard]] const VerifierNetwork<Scalar>& network() const { return network_; }
   [[nodiscard]] nn::ParameterRegistry<Scalar>& parameters() { return registry_; }
+  /// The token embedding table (one of parameters()), whose gradient only a batch's tokens reach.
+  [[nodiscard]] nn::Parameter<Scalar>& token_table() { return *token_.table; }
   [[nodiscard]] const nn::ParameterRegistry<Scalar>& parameters() const { return registry_; }
   [[nodiscard]] const VerifierOptions& options() const { return options_; }
   [[nodiscard]] std::size_t vocabulary_size() const { return vocabulary_size_; }
