@@ -104,9 +104,7 @@ void clear_gradients(nn::ParameterRegistry<Scalar>& registry, nn::Parameter<Scal
     nn::Parameter<Scalar>& parameter = registry[i];
     if (&parameter != &token_table) parameter.grad.setZero();
   }
-  std::sort(touched.begin(), touched.end());
-  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-  for (const std::int32_t row : touched) token_table.grad.row(row).setZero();
+  for (const std::int32_t row : touched) token_table.grad.row(row).setZero();  // a repeated row is cleared again
   touched.clear();
 }
 
