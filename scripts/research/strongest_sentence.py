@@ -2,7 +2,9 @@
 """Strongest-sentence aggregation, estimated through `claimrag verify --pairs` without changing the
 verifier: every evidence sentence judged alone, and the pair taking the probabilities of its most
 confident sentence (the largest max(P(SUPPORT), P(CONTRADICT)); ties to the earlier sentence), so
-that a repeated or an added weaker sentence changes nothing.
+that a repeated or an added weaker sentence changes nothing. The verifier itself now judges this way
+with verification.free_text_aggregation "strongest_sentence" (its own segmenter, and in the
+cross-validation too); this script is the earlier estimate, kept to reproduce its log entry.
 
   strongest_sentence.py split PAIRS OUT MAP
       OUT: one pair per distinct sentence of each evidence (id "PAIR~K"), cut after . ! or ?

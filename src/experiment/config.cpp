@@ -215,6 +215,8 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("free_text_contradict_cue", contradict_cue);
   object.read("free_text_conflict_cues", options.free_text_conflict_cues);
   object.read("free_text_cue_in_every_sentence", options.free_text_cue_in_every_sentence);
+  std::string aggregation(verification::free_text_aggregation_name(options.free_text_aggregation));
+  object.read("free_text_aggregation", aggregation);
   read_checkpoint_verification(object.object("checkpoint"), verification.checkpoint);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);
@@ -231,6 +233,9 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   const auto cue = verification::parse_contradict_cue(contradict_cue);
   if (!cue) throw UsageError("verification.free_text_contradict_cue must be always, with_cue or cue_required");
   options.free_text_contradict_cue = *cue;
+  const auto parsed_aggregation = verification::parse_free_text_aggregation(aggregation);
+  if (!parsed_aggregation) throw UsageError("verification.free_text_aggregation must be whole or strongest_sentence");
+  options.free_text_aggregation = *parsed_aggregation;
   for (const auto& name : options.free_text_conflict_cues) {
     const auto names = verification::conflict_cue_names();
     if (std::find(names.begin(), names.end(), name) == names.end()) {

@@ -66,6 +66,51 @@ std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions&
                                                       const EvidenceDocument& source, const std::vector<std::size_t>& rationale,
                                                       const std::vector<double>& row);
 
+/// What the label model reads of one document: the selector's probability of every sentence,
+/// the rationale (the sentences reaching τ, or the single best one) and the label row.
+struct DocumentReading {
+  std::vector<double> sentence_probabilities;
+  std::vector<std::size_t> rationale;
+  std::vector<double> row;
+};
+DocumentReading read_document_for_label(const VerificationOptions& options, const SelectorModel& selector,
+                                        const std::string& claim_text, const ClaimText& claim, const DocumentText& text,
+                                        const EvidenceDocument& document, double tau);
+
+/// Strongest-sentence aggregation (VerificationOptions::free_text_aggregation): every distinct
+/// sentence of a document read as a document of that sentence alone.
+struct SentencesAlone {
+  std::vector<std::size_t> sentences;     ///< the distinct sentences' indices (first occurrences), in order
+  std::vector<DocumentReading> readings;  ///< per distinct sentence
+};
+/// `texts` are the document's sentences as read_sentences gives them; a document without
+/// sentences has no reading.
+SentencesAlone read_sentences_alone(const VerificationOptions& options, const SelectorModel& selector,
+                                    const std::string& claim_text, const ClaimText& claim, const EvidenceDocument& document,
+                                    const SentenceTexts& texts, double tau);
+
+/// The most confident of the distinct sentences' label probabilities: the highest
+/// max(P(SUPPORT), P(CONTRADICT)), ties to the earlier sentence. The sentence that most clearly
+/// takes a side speaks for the evidence; P(NOT_ENOUGH_INFO) does not rank them, since a sentence
+/// that says nothing about the claim must never outrank one that does, and ranking by the side
+/// taken rather than by the verdict's label keeps the choice independent of θ and γ. A repeated
+/// sentence is read once and an added sentence can only replace the chosen one by being more
+/// confident itself, so evidence is CONTRADICT only when one of its sentences alone is.
+std::size_t strongest_sentence(const std::vector<std::array<double, label_count>>& probabilities);
+
+/// The document's verdict under strongest-sentence aggregation, from `whole`, the verdict on the
+/// document read whole: the label, probabilities and conflict cues of its strongest sentence
+/// judged alone (`probabilities` per distinct sentence of `alone`, from the label model); the
+/// sentence scores of `whole`, and, unless NOT_ENOUGH_INFO, as rationale the strongest sentence
+/// then the sentences of `whole`'s rationale that reach τ, at most max_rationale.
+DocumentVerdict strongest_sentence_verdict(DocumentVerdict whole, const VerificationOptions& options, const std::string& claim_text,
+                                           const EvidenceDocument& document, const SentencesAlone& alone,
+                                           const std::vector<std::array<double, label_count>>& probabilities, double tau,
+                                           double nei_threshold, const ContradictRule& rule);
+
+/// Whether a verifier of `setting` trained with `options` judges documents sentence by sentence.
+bool judges_strongest_sentence(const VerificationOptions& options, VerifierSetting setting);
+
 struct FittedVerifier {
   VerificationOptions options;
   std::shared_ptr<const tfidf::TfidfVectorizer> vectorizer;
@@ -88,6 +133,9 @@ class FeatureVerifier final : public ClaimVerifier {
  private:
   /// One document, each distinct sentence read once (judge_distinct), copies scored as their
   /// first occurrence.
+  [[nodiscard]] DocumentVerdict judge_whole(const std::string& claim_text, const ClaimText& claim,
+                                            const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const;
+  /// One document as the options say: judge_whole, or by strongest-sentence aggregation.
   [[nodiscard]] DocumentVerdict judge(const std::string& claim_text, const ClaimText& claim,
                                       const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const;
   /// One document whose sentences the features read as they are.

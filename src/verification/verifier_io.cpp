@@ -124,6 +124,11 @@ VerificationOptions parse_options(const std::string& text) {
   options.free_text_contradict_cue = *parsed;
   options.free_text_conflict_cues = json.value("free_text_conflict_cues", options.free_text_conflict_cues);
   options.free_text_cue_in_every_sentence = json.value("free_text_cue_in_every_sentence", false);
+  const std::string aggregation =
+      json.value("free_text_aggregation", std::string(free_text_aggregation_name(FreeTextAggregation::whole)));
+  const auto parsed_aggregation = parse_free_text_aggregation(aggregation);
+  if (!parsed_aggregation) throw std::invalid_argument("free_text_aggregation is not whole or strongest_sentence: " + aggregation);
+  options.free_text_aggregation = *parsed_aggregation;
   return options;
 }
 
@@ -173,6 +178,9 @@ std::string options_text(const VerificationOptions& options) {
     json["free_text_conflict_cues"] = options.free_text_conflict_cues;
   }
   if (options.free_text_cue_in_every_sentence) json["free_text_cue_in_every_sentence"] = true;
+  if (options.free_text_aggregation != FreeTextAggregation::whole) {
+    json["free_text_aggregation"] = free_text_aggregation_name(options.free_text_aggregation);
+  }
   return json.dump();
 }
 
@@ -320,6 +328,21 @@ std::string_view contradict_cue_name(ContradictCue cue) {
 std::optional<ContradictCue> parse_contradict_cue(std::string_view name) {
   for (const auto cue : {ContradictCue::always, ContradictCue::with_cue, ContradictCue::cue_required}) {
     if (name == contradict_cue_name(cue)) return cue;
+  }
+  return std::nullopt;
+}
+
+std::string_view free_text_aggregation_name(FreeTextAggregation aggregation) {
+  switch (aggregation) {
+    case FreeTextAggregation::whole: return "whole";
+    case FreeTextAggregation::strongest_sentence: return "strongest_sentence";
+  }
+  throw InternalError("free_text_aggregation_name: value out of range");
+}
+
+std::optional<FreeTextAggregation> parse_free_text_aggregation(std::string_view name) {
+  for (const auto aggregation : {FreeTextAggregation::whole, FreeTextAggregation::strongest_sentence}) {
+    if (name == free_text_aggregation_name(aggregation)) return aggregation;
   }
   return std::nullopt;
 }

@@ -401,6 +401,27 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         if (tau_rows.predicted[c][d] != kNoRow) probabilities[c][d] = tempered(probabilities[c][d], temperature);
       }
     }
+    // Strongest-sentence aggregation: every distinct sentence of every document read alone by its
+    // fold's selector and label model, tempered as the whole documents are, so that the scores
+    // below are those of the verifier that will judge.
+    const bool by_sentence = detail::judges_strongest_sentence(options, fitted.setting);
+    std::vector<std::vector<detail::SentencesAlone>> alone(claims.size());
+    std::vector<std::vector<std::vector<std::array<double, label_count>>>> alone_probabilities(claims.size());
+    if (by_sentence) {
+      parallel_for(claims.size(), [&](std::size_t c) {
+        const PreparedClaim& claim = claims[c];
+        for (const auto& document : claim.documents) {
+          alone[c].push_back(document.source->sentences.empty()
+                                 ? detail::SentencesAlone{}
+                                 : detail::read_sentences_alone(options, fold_selectors[claim.fold], claim.item->input.claim,
+                                                                claim.claim, *document.source, *document.text.sentences, tau));
+          auto& p = alone_probabilities[c].emplace_back();
+          for (const auto& reading : alone[c].back().readings) {
+            p.push_back(tempered(fold_labels[claim.fold].probabilities(reading.row), temperature));
+          }
+        }
+      });
+    }
     bool improved = false;
     for (const double theta : theta_grid) {
       std::vector<ClaimVerdict> verdicts(claims.size());
@@ -408,16 +429,22 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {
           const auto& document = claims[c].documents[d];
           const std::size_t row = tau_rows.predicted[c][d];
-          verdicts[c].documents.push_back(detail::decide(
+          DocumentVerdict whole = detail::decide(
               *document.source, document.out_of_fold, probabilities[c][d], tau, theta, options.max_rationale,
               fitted.contradict_rule(),
               row == kNoRow ? std::vector<std::string_view>{}
                             : detail::rationale_conflict_cues(options, claims[c].item->input.claim, *document.source,
-                                                              predicted_rationale(options, document, tau), tau_rows.rows[c][row])));
+                                                              predicted_rationale(options, document, tau), tau_rows.rows[c][row]));
+          if (by_sentence && row != kNoRow) {
+            whole = detail::strongest_sentence_verdict(std::move(whole), options, claims[c].item->input.claim, *document.source,
+                                                       alone[c][d], alone_probabilities[c][d], tau, theta, fitted.contradict_rule());
+          }
+          verdicts[c].documents.push_back(std::move(whole));
         }
       }
       const detail::TaskScores scores = detail::verdict_scores(verdicts, gold);
-      spdlog::debug("verifier CV τ {} θ {}: Label+Rationale F1 {:.4f}", tau, theta, scores.label_rationale.f1);
+      spdlog::debug("verifier CV τ {} θ {}: Label+Rationale F1 {:.4f} (Label-only {:.4f}, selection {:.4f})", tau, theta,
+                    scores.label_rationale.f1, scores.label_only.f1, scores.selection.f1);
       if (scores.label_rationale.f1 > best) {
         improved = true;
         best = scores.label_rationale.f1;

@@ -364,6 +364,29 @@ TEST(ClaimVerifier, RepeatingASupportingSentenceAddsNoConflictCue) {
   }
 }
 
+namespace {
+
+/// A free-text verifier trained on the toy claims with `options`, saved and loaded again: it
+/// loads when `options` are expected, is refused when `other` are, and judges as before.
+void free_text_round_trip(const VerificationOptions& options, const VerificationOptions& other) {
+  auto data = toy_data();
+  data.setting = VerifierSetting::free_text;
+  const auto verifier = train_claim_verifier(data, options);
+  claimrag::testing::TempFolder folder;
+  const auto file = folder.path() / "free_text.safetensors";
+  verifier->save(file);
+  EXPECT_THROW(load_claim_verifier(file, &other), claimrag::DataError);
+  const auto inputs = inputs_of(data);
+  const auto before = verifier->verify(inputs);
+  const auto after = load_claim_verifier(file, &options)->verify(inputs);
+  for (std::size_t c = 0; c + 1 < inputs.size(); ++c) {
+    EXPECT_EQ(before[c].documents[0].probabilities, after[c].documents[0].probabilities);
+    EXPECT_EQ(before[c].documents[0].rationale, after[c].documents[0].rationale);
+  }
+}
+
+}  // namespace
+
 TEST(ClaimVerifier, TheContradictCueOptionsAreInTheFileOnlyWhenSet) {
   const VerificationOptions plain = toy_options();
   VerificationOptions cued = plain;
@@ -374,16 +397,126 @@ TEST(ClaimVerifier, TheContradictCueOptionsAreInTheFileOnlyWhenSet) {
     EXPECT_EQ(options_text(plain).find(key), std::string::npos) << key;
     EXPECT_NE(options_text(cued).find(key), std::string::npos) << key;
   }
-  auto data = toy_data();
-  data.setting = VerifierSetting::free_text;
-  const auto verifier = train_claim_verifier(data, cued);
-  claimrag::testing::TempFolder folder;
-  const auto file = folder.path() / "cued.safetensors";
-  verifier->save(file);
-  EXPECT_NO_THROW(load_claim_verifier(file, &cued));
-  EXPECT_THROW(load_claim_verifier(file, &plain), claimrag::DataError);
+  free_text_round_trip(cued, plain);
   EXPECT_EQ(parse_contradict_cue("with_cue"), ContradictCue::with_cue);
   EXPECT_FALSE(parse_contradict_cue("sometimes").has_value());
+}
+
+namespace {
+
+/// A free-text verifier trained on the toy claims with τ and θ fixed, judging by `aggregation`
+/// under γ `ratio`.
+std::unique_ptr<ClaimVerifier> aggregating_verifier(FreeTextAggregation aggregation, double ratio, TrainingReport* report = nullptr) {
+  auto data = toy_data();
+  data.setting = VerifierSetting::free_text;
+  VerificationOptions options = toy_options();
+  options.tau_grid = {0.3};
+  options.nei_threshold_grid = {0.5};
+  options.free_text_contradict_ratio = ratio;
+  options.free_text_aggregation = aggregation;
+  return train_claim_verifier(data, options, report);
+}
+
+/// Each sentence of `input`'s one document as an input of its own.
+std::vector<VerificationInput> sentences_alone(const VerificationInput& input) {
+  std::vector<VerificationInput> alone;
+  const EvidenceDocument& document = input.documents.front();
+  for (const auto& sentence : document.sentences) {
+    alone.push_back({input.claim_id, input.claim, {{document.doc_id, document.title, {sentence}, 0, 0.0}}});
+  }
+  return alone;
+}
+
+}  // namespace
+
+TEST(ClaimVerifier, UnderStrongestSentenceADocumentTakesTheVerdictOfItsMostConfidentSentenceAlone) {
+  const auto inputs = inputs_of(toy_data());
+  for (const double ratio : {1.0, 1e-3}) {
+    const auto verifier = aggregating_verifier(FreeTextAggregation::strongest_sentence, ratio);
+    const auto verdicts = verifier->verify(inputs);
+    const auto whole = aggregating_verifier(FreeTextAggregation::whole, ratio)->verify(inputs);
+    std::size_t differ = 0, later = 0;
+    for (std::size_t c = 0; c + 1 < inputs.size(); ++c) {
+      const auto alone = verifier->verify(sentences_alone(inputs[c]));
+      std::size_t best = 0;
+      const auto confidence = [&](std::size_t s) {
+        const auto& p = alone[s].documents.front().probabilities;
+        return std::max(p[0], p[1]);
+      };
+      for (std::size_t s = 1; s < alone.size(); ++s) best = confidence(s) > confidence(best) ? s : best;
+      const DocumentVerdict& verdict = verdicts[c].documents.front();
+      const DocumentVerdict& strongest = alone[best].documents.front();
+      EXPECT_EQ(verdict.probabilities, strongest.probabilities) << c;
+      EXPECT_EQ(verdict.label, strongest.label) << c;
+      // It cites that sentence first, then the sentences the selector picks in the whole document.
+      const DocumentVerdict& read_whole = whole[c].documents.front();
+      if (verdict.label != Label::not_enough_info) {
+        ASSERT_FALSE(verdict.rationale.empty());
+        EXPECT_EQ(verdict.rationale.front(), best) << c;
+        for (std::size_t r = 1; r < verdict.rationale.size(); ++r) {
+          EXPECT_NE(std::find(read_whole.rationale.begin(), read_whole.rationale.end(), verdict.rationale[r]), read_whole.rationale.end());
+        }
+      }
+      ASSERT_EQ(verdict.sentence_scores.size(), read_whole.sentence_scores.size());
+      for (std::size_t s = 0; s < verdict.sentence_scores.size(); ++s) {
+        EXPECT_EQ(verdict.sentence_scores[s].score, read_whole.sentence_scores[s].score) << c;
+      }
+      differ += verdict.probabilities != read_whole.probabilities;
+      later += best > 0;
+    }
+    EXPECT_GE(differ, 1u);  // the option judges otherwise than the whole document
+    EXPECT_GE(later, 1u);   // and the strongest sentence is not always the first
+    EXPECT_TRUE(verdicts.back().documents.empty());
+  }
+}
+
+TEST(ClaimVerifier, UnderStrongestSentenceMoreSupportingSentencesNeverContradict) {
+  const auto verifier = aggregating_verifier(FreeTextAggregation::strongest_sentence, 1.0);
+  const std::string claim = "aspirin reduces headache 0";
+  const std::string support = "aspirin reduces headache pain in adults";
+  const auto judged = [&](const std::vector<std::string>& sentences) {
+    return verifier->verify(std::vector<VerificationInput>{{"c", claim, {{"d", "t", sentences, 0, 0.0}}}}).front().documents.front();
+  };
+  const DocumentVerdict single = judged({support});
+  ASSERT_EQ(single.label, Label::support);
+  // The added sentences: those that alone are not CONTRADICT (the toy model calls some that).
+  std::vector<std::string> others;
+  for (const char* other : {"aspirin tablets were given to headache patients", "patients were enrolled in the study",
+                            "the weather was sunny", "coffee was served to the nurses", "aspirin reduces headache pain"}) {
+    if (judged({other}).label != Label::contradict) others.emplace_back(other);
+  }
+  ASSERT_GE(others.size(), 2u);
+  std::vector<std::string> repeated(20, support);
+  std::vector<std::string> appended{support};
+  appended.insert(appended.end(), others.begin(), others.end());
+  std::vector<std::string> cycled;
+  for (std::size_t k = 0; k < 15; ++k) cycled.push_back(k % 2 == 0 ? support : others[0]);
+  std::vector<std::string> before(others.begin(), others.end());
+  before.push_back(support);
+  EXPECT_EQ(judged(repeated).probabilities, single.probabilities);
+  EXPECT_EQ(judged(repeated).rationale, single.rationale);
+  for (const auto& sentences : {repeated, appended, cycled, before}) {
+    const DocumentVerdict verdict = judged(sentences);
+    EXPECT_NE(verdict.label, Label::contradict);
+    // The supporting sentence alone is the strongest, wherever it stands.
+    EXPECT_GE(std::max(verdict.probabilities[0], verdict.probabilities[1]), single.probabilities[0]);
+  }
+}
+
+TEST(ClaimVerifier, TheFreeTextAggregationIsInTheFileOnlyWhenSetAndDrivesTheCrossValidation) {
+  VerificationOptions whole = toy_options();
+  VerificationOptions by_sentence = whole;
+  by_sentence.free_text_aggregation = FreeTextAggregation::strongest_sentence;
+  EXPECT_EQ(options_text(whole).find("free_text_aggregation"), std::string::npos);
+  EXPECT_NE(options_text(by_sentence).find("\"free_text_aggregation\":\"strongest_sentence\""), std::string::npos);
+  free_text_round_trip(by_sentence, whole);
+  EXPECT_EQ(parse_free_text_aggregation("strongest_sentence"), FreeTextAggregation::strongest_sentence);
+  EXPECT_FALSE(parse_free_text_aggregation("mean").has_value());
+  // The cross-validation scores the verdicts of the sentences judged alone.
+  TrainingReport whole_report, sentence_report;
+  aggregating_verifier(FreeTextAggregation::whole, 1.0, &whole_report);
+  aggregating_verifier(FreeTextAggregation::strongest_sentence, 1.0, &sentence_report);
+  EXPECT_NE(whole_report.cross_validation, sentence_report.cross_validation);
 }
 
 TEST(ClaimVerifier, WithPassagesTheCrossValidationAlsoScoresTheAbstractsAlone) {

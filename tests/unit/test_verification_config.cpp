@@ -49,3 +49,10 @@ TEST(VerificationConfig, TheContradictCueIsAlwaysUnlessSetToAKnownRule) {
   EXPECT_THROW(load(R"({"verification": {"free_text_contradict_cue": "sometimes"}})"), UsageError);
   EXPECT_THROW(load(R"({"verification": {"free_text_conflict_cues": ["hedge"]}})"), UsageError);
 }
+
+TEST(VerificationConfig, TheFreeTextAggregationIsWholeUnlessSetToAKnownOne) {
+  EXPECT_EQ(load("{}").verification.options.free_text_aggregation, verification::FreeTextAggregation::whole);
+  EXPECT_EQ(load(R"({"verification": {"free_text_aggregation": "strongest_sentence"}})").verification.options.free_text_aggregation,
+            verification::FreeTextAggregation::strongest_sentence);
+  EXPECT_THROW(load(R"({"verification": {"free_text_aggregation": "mean"}})"), UsageError);
+}

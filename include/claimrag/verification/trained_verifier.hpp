@@ -46,6 +46,14 @@ std::string_view contradict_cue_name(ContradictCue cue);
 /// The value named `name`; std::nullopt for any other text.
 std::optional<ContradictCue> parse_contradict_cue(std::string_view name);
 
+/// How the free-text verifier turns a document's sentences into one verdict
+/// (VerificationOptions::free_text_aggregation).
+enum class FreeTextAggregation { whole, strongest_sentence };
+/// "whole", "strongest_sentence".
+std::string_view free_text_aggregation_name(FreeTextAggregation aggregation);
+/// The value named `name`; std::nullopt for any other text.
+std::optional<FreeTextAggregation> parse_free_text_aggregation(std::string_view name);
+
 struct VerificationOptions {
   std::size_t folds = 5;                 ///< cross-validation folds (≥ 2)
   std::size_t max_rationale = 3;         ///< sentences selected at most
@@ -104,6 +112,13 @@ struct VerificationOptions {
   /// The label model also reads null_against_effect (label_features.hpp): a null result in the
   /// rationale against a claim that asserts an effect.
   bool null_against_effect = false;
+  /// In the free-text setting, how a document is judged: `whole` reads its sentences together
+  /// (the selector picks the rationale, the label model reads it); `strongest_sentence` judges
+  /// each distinct sentence alone, as a document of one sentence, and gives the document the
+  /// verdict of its most confident sentence (feature_verifier.hpp's strongest_sentence), so that
+  /// evidence is CONTRADICT only when one of its sentences alone is. Used by the saved model and
+  /// by the cross-validation that chooses τ and θ; the weights are trained as for `whole`.
+  FreeTextAggregation free_text_aggregation = FreeTextAggregation::whole;
 };
 
 /// What a verifier was trained to read, recorded in its file so that a model is never used on
