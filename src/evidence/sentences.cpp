@@ -24,7 +24,7 @@ std::vector<Candidate> select_candidates(const std::string& claim, const run::Ra
   const text::TokenSet claim_tokens = text::token_set(claim);
   std::vector<Candidate> candidates;
   // Overlaps first, with buffers reused across sentences; only the kept sentences are copied out.
-  text::TokenSet sentence_tokens;
+  text::TokenViews sentence_tokens;
   std::vector<double> overlaps;
   std::vector<std::size_t> order;
   const std::size_t documents = std::min(options.documents, ranking.documents.size());
@@ -37,8 +37,7 @@ std::vector<Candidate> select_candidates(const std::string& claim, const run::Ra
     const auto& document_sentences = sentences.of(static_cast<std::size_t>(position));
     overlaps.clear();
     for (const auto& sentence : document_sentences) {
-      text::token_set(sentence.text, sentence_tokens);
-      overlaps.push_back(text::jaccard(claim_tokens, sentence_tokens));
+      overlaps.push_back(text::jaccard_with_views(claim_tokens, sentence_tokens.of(sentence.text)));
     }
     order.resize(overlaps.size());
     std::iota(order.begin(), order.end(), std::size_t{0});

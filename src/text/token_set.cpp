@@ -7,28 +7,33 @@
 namespace claimrag::text {
 
 TokenSet token_set(std::string_view text) {
-  TokenSet tokens;
-  token_set(text, tokens);
+  TokenSet tokens = tokenize(text);
+  std::sort(tokens.begin(), tokens.end());
+  tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
   return tokens;
 }
 
-void token_set(std::string_view text, TokenSet& tokens) {
-  // Assigned into the strings already there, so that a reused set keeps their storage.
-  std::size_t count = 0;
-  for_each_token(text, [&](std::string_view token) {
-    if (count == tokens.size()) {
-      tokens.emplace_back(token);
-    } else {
-      tokens[count].assign(token);
-    }
-    ++count;
-  });
-  tokens.resize(count);
-  std::sort(tokens.begin(), tokens.end());
-  tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+const std::vector<std::string_view>& TokenViews::of(std::string_view text) {
+  lowered_.resize(text.size());
+  std::transform(text.begin(), text.end(), lowered_.begin(), ascii_lower);
+  tokens_.clear();
+  const std::string_view lowered(lowered_);
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= lowered.size(); ++i) {
+    if (i < lowered.size() && is_token_byte(lowered[i])) continue;
+    if (i > start) tokens_.push_back(lowered.substr(start, i - start));
+    start = i + 1;
+  }
+  std::sort(tokens_.begin(), tokens_.end());
+  tokens_.erase(std::unique(tokens_.begin(), tokens_.end()), tokens_.end());
+  return tokens_;
 }
 
-double jaccard(const TokenSet& a, const TokenSet& b) {
+namespace {
+
+// |A ∩ B| / |A ∪ B| of two sorted, distinct token lists.
+template <typename First, typename Second>
+double jaccard_of_sorted(const First& a, const Second& b) {
   std::size_t common = 0;
   auto i = a.begin();
   auto j = b.begin();
@@ -46,5 +51,11 @@ double jaccard(const TokenSet& a, const TokenSet& b) {
   const std::size_t united = a.size() + b.size() - common;
   return united == 0 ? 0.0 : static_cast<double>(common) / static_cast<double>(united);
 }
+
+}  // namespace
+
+double jaccard(const TokenSet& a, const TokenSet& b) { return jaccard_of_sorted(a, b); }
+
+double jaccard_with_views(const TokenSet& a, std::span<const std::string_view> b) { return jaccard_of_sorted(a, b); }
 
 }  // namespace claimrag::text

@@ -28,12 +28,15 @@ TEST(TokenSet, JaccardByHand) {
   EXPECT_EQ(text::jaccard(text::token_set("x"), {}), 0.0);
 }
 
-TEST(TokenSet, AReusedSetEqualsAFreshOneWhateverItHeldBefore) {
-  text::TokenSet reused;
-  for (const char* text : {"Zeta alpha beta beta gamma delta epsilon", "b a", "", "one-two three two ONE",
-                           "a much longer sentence than any before it, with many words: sixteen characters-long-tokens"}) {
-    text::token_set(text, reused);
-    EXPECT_EQ(reused, text::token_set(text)) << text;
+TEST(TokenSet, ViewsOfOneTextAtATimeEqualTheTokenSet) {
+  text::TokenViews views;
+  const text::TokenSet claim = text::token_set("alpha beta one");
+  for (const char* text : {"Zeta alpha beta beta gamma delta epsilon", "b a", "", "--", "one-two three two ONE 42nd",
+                           "a much longer sentence than any before it, with many words: sixteen characters-long-tokens",
+                           "caf\xc3\xa9 na\xc3\xafve end"}) {
+    const auto& tokens = views.of(text);
+    EXPECT_EQ(std::vector<std::string>(tokens.begin(), tokens.end()), text::token_set(text)) << text;
+    EXPECT_EQ(text::jaccard_with_views(claim, tokens), text::jaccard(claim, text::token_set(text))) << text;
   }
 }
 
