@@ -15,6 +15,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/text_lines.hpp"
+#include "claimrag/parallel_for.hpp"
 
 namespace claimrag::run {
 
@@ -197,6 +198,12 @@ Run read_trec_run(const std::filesystem::path& path) {
   run.rankings.reserve(query_order.size());
   for (const auto& query_id : query_order) run.add(ranking_of(query_id, lines_of[query_id], repeats, source));
   return run;
+}
+
+std::vector<Run> read_trec_runs(const std::vector<std::filesystem::path>& paths) {
+  std::vector<Run> runs(paths.size());
+  parallel_for(paths.size(), [&](std::size_t i) { runs[i] = read_trec_run(paths[i]); });
+  return runs;
 }
 
 void write_trec_run(const Run& run, const std::filesystem::path& path) {

@@ -101,6 +101,21 @@ TEST(TrecRun, FindsARepeatedDocumentInALongRanking) {
   EXPECT_EQ(run.find("q")->documents[999].doc_id, "d1000");
 }
 
+TEST(TrecRun, ReadingSeveralRunsKeepsTheirOrderAndReportsTheFirstFailingFile) {
+  TempFolder folder;
+  const auto a = folder.write("a.trec", "q1 Q0 d1 1 2 a\n");
+  const auto b = folder.write("b.trec", "q1 Q0 d2 1 3 b\nq2 Q0 d1 1 1 b\n");
+  const auto runs = run::read_trec_runs({b, a, b});
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].tag, "b");
+  EXPECT_EQ(runs[1].tag, "a");
+  EXPECT_EQ(runs[2].rankings.size(), 2u);
+  const auto bad = folder.write("bad.trec", "q1 Q0 d1 1 x t\n");
+  const auto worse = folder.write("worse.trec", "q1 Q0\n");
+  expect_error<DataError>([&] { run::read_trec_runs({a, bad, worse}); }, "bad.trec:1: score");
+  expect_error<DataError>([&] { run::read_trec_runs({worse, bad}); }, "worse.trec:1: expected 6 fields");
+}
+
 TEST(TrecRun, WritingRisingScoresIsABugAndLeavesNoFile) {
   TempFolder folder;
   run::Run bad;

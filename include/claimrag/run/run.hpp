@@ -47,6 +47,10 @@ struct Run {
 /// order would disagree).
 Run read_trec_run(const std::filesystem::path& path);
 
+/// read_trec_run of each path, read on the OpenMP threads; a failure is that of the first failing
+/// path in order, whatever the thread count.
+std::vector<Run> read_trec_runs(const std::vector<std::filesystem::path>& paths);
+
 /// Writes a run in TREC format, ranks from 1, scores in their shortest exact decimal form.
 /// Written atomically. Throws InternalError if a ranking's scores rise down the list, a score is
 /// NaN or infinite, or an id breaks dataset/identifier.hpp's rule (ids are checked at load, so

@@ -1,5 +1,7 @@
 #include "claimrag/experiment/evidence/gate_stage.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "claimrag/dataset/beir.hpp"
@@ -11,11 +13,6 @@
 
 namespace claimrag::experiment {
 namespace {
-
-std::optional<run::Run> read_optional_run(const std::filesystem::path& path) {
-  if (path.empty()) return std::nullopt;
-  return run::read_trec_run(path);
-}
 
 bool has_relevant_in_top(const run::Ranking& ranking, const std::map<std::string, int>& judgments, std::size_t depth) {
   for (std::size_t i = 0; i < std::min(depth, ranking.documents.size()); ++i) {
@@ -34,13 +31,23 @@ GateData::GateData(GateRequest request) : request_(std::move(request)) {
     request_.verifier_top1 = std::move(signals.verifier_top1);
   }
   const auto qrels = dataset::load_split(request_.data, request_.split);
-  bm25_ = read_optional_run(request_.bm25_run);
-  dense_ = read_optional_run(request_.dense_run);
-  rerank_ = read_optional_run(request_.rerank_run);
-  // The reproduction's system is its reranked run: one file, read once.
-  const bool system_is_rerank = rerank_ && request_.system_run == request_.rerank_run;
-  const run::Run own_system = system_is_rerank ? run::Run{} : run::read_trec_run(request_.system_run);
-  const run::Run& system = system_is_rerank ? *rerank_ : own_system;
+  // The runs named, each file read once (the reproduction's system is its reranked run), in
+  // parallel.
+  std::vector<std::filesystem::path> files;
+  const auto position_of = [&](const std::filesystem::path& path) -> std::optional<std::size_t> {
+    if (path.empty()) return std::nullopt;
+    const auto found = std::find(files.begin(), files.end(), path);
+    if (found != files.end()) return static_cast<std::size_t>(found - files.begin());
+    files.push_back(path);
+    return files.size() - 1;
+  };
+  const auto system_at = position_of(request_.system_run);
+  const auto bm25_at = position_of(request_.bm25_run);
+  const auto dense_at = position_of(request_.dense_run);
+  const auto rerank_at = position_of(request_.rerank_run);
+  if (!system_at) throw UsageError("gate: no system run to judge answers by");
+  std::vector<run::Run> runs = run::read_trec_runs(files);
+  const run::Run& system = runs[*system_at];
   claim_ids_ = qrels.query_order;
   for (const auto& id : claim_ids_) {
     // No lines in the run: the system retrieved nothing for the claim (see run/run.hpp).
@@ -49,6 +56,15 @@ GateData::GateData(GateRequest request) : request_(std::move(request)) {
     answerable_.push_back(!empty);
     hallucinated_.push_back(empty || !has_relevant_in_top(*ranking, qrels.judgments.at(id), request_.hallucination_depth));
   }
+  // Each signal keeps its run: moved out at a file's last use, copied before.
+  std::vector<int> uses(files.size(), 0);
+  for (const auto& at : {bm25_at, dense_at, rerank_at}) {
+    if (at) ++uses[*at];
+  }
+  const auto take = [&](std::size_t at) { return --uses[at] == 0 ? std::move(runs[at]) : runs[at]; };
+  if (bm25_at) bm25_ = take(*bm25_at);
+  if (dense_at) dense_ = take(*dense_at);
+  if (rerank_at) rerank_ = take(*rerank_at);
   if (!request_.signal_file.empty()) {
     external_ = gate::read_signal_file(request_.signal_file.string());
     // Checked here, where the file's name is known, rather than when a signal first reads it.
