@@ -206,50 +206,59 @@ std::vector<Run> read_trec_runs(const std::vector<std::filesystem::path>& paths)
   return runs;
 }
 
+namespace {
+
+// Appends the lines of one ranking to `lines`, checking what write_trec_run promises to check.
+void append_ranking_lines(const Ranking& ranking, const std::string& tag, std::string& lines) {
+  require_valid_id(ranking.query_id, tag);
+  char number_text[64];
+  const auto append_number = [&](auto value) {
+    const auto written = std::to_chars(number_text, number_text + sizeof number_text, value);
+    lines.append(number_text, static_cast<std::size_t>(written.ptr - number_text));
+  };
+  for (std::size_t i = 0; i < ranking.documents.size(); ++i) {
+    const auto& document = ranking.documents[i];
+    require_valid_id(document.doc_id, tag);
+    if (i > 0 && document.score > ranking.documents[i - 1].score) {
+      throw InternalError("run " + tag + ": scores rise with rank for query " + ranking.query_id);
+    }
+    if (!std::isfinite(document.score)) {  // the message is built only when it is needed
+      io::require_finite_output(document.score, "run " + tag + ": the score of " + document.doc_id + " for query " + ranking.query_id);
+    }
+    lines += ranking.query_id;
+    lines += " Q0 ";
+    lines += document.doc_id;
+    lines += ' ';
+    append_number(i + 1);
+    lines += ' ';
+    append_number(document.score);
+    lines += ' ';
+    lines += tag;
+    lines += '\n';
+  }
+}
+
+}  // namespace
+
 void write_trec_run(const Run& run, const std::filesystem::path& path) {
   if (run.tag.empty() || run.tag.find_first_of(" \t\n") != std::string::npos) {
     throw InternalError("a run tag must be one non-empty word, got \"" + run.tag + "\"");
   }
   io::AtomicFile file(path);
   std::ostream& out = file.stream();
-  // Lines are formatted into a buffer written a megabyte at a time: a stream insertion per field
-  // cost more than the ranking it wrote.
-  constexpr std::size_t kFlushBytes = 1 << 20;
-  std::string buffer;
-  buffer.reserve(kFlushBytes + 256);
-  char number_text[64];
-  const auto append_number = [&](auto value) {
-    const auto written = std::to_chars(number_text, number_text + sizeof number_text, value);
-    buffer.append(number_text, static_cast<std::size_t>(written.ptr - number_text));
-  };
-  for (const auto& ranking : run.rankings) {
-    require_valid_id(ranking.query_id, run.tag);
-    for (std::size_t i = 0; i < ranking.documents.size(); ++i) {
-      const auto& document = ranking.documents[i];
-      require_valid_id(document.doc_id, run.tag);
-      if (i > 0 && document.score > ranking.documents[i - 1].score) {
-        throw InternalError("run " + run.tag + ": scores rise with rank for query " + ranking.query_id);
-      }
-      if (!std::isfinite(document.score)) {  // the message is built only when it is needed
-        io::require_finite_output(document.score, "run " + run.tag + ": the score of " + document.doc_id + " for query " + ranking.query_id);
-      }
-      buffer += ranking.query_id;
-      buffer += " Q0 ";
-      buffer += document.doc_id;
-      buffer += ' ';
-      append_number(i + 1);
-      buffer += ' ';
-      append_number(document.score);
-      buffer += ' ';
-      buffer += run.tag;
-      buffer += '\n';
-      if (buffer.size() >= kFlushBytes) {
-        out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        buffer.clear();
-      }
-    }
+  // Formatting the scores costs more than writing them: the rankings of a group are formatted on
+  // the threads, each into its own buffer, then written in order (the first problem in the run's
+  // order is the one reported, whatever the thread count).
+  constexpr std::size_t kGroup = 256;
+  std::vector<std::string> formatted(std::min(kGroup, run.rankings.size()));
+  for (std::size_t first = 0; first < run.rankings.size(); first += kGroup) {
+    const std::size_t count = std::min(kGroup, run.rankings.size() - first);
+    parallel_for(count, [&](std::size_t k) {
+      formatted[k].clear();
+      append_ranking_lines(run.rankings[first + k], run.tag, formatted[k]);
+    });
+    for (std::size_t k = 0; k < count; ++k) out.write(formatted[k].data(), static_cast<std::streamsize>(formatted[k].size()));
   }
-  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
   file.commit();
 }
 
