@@ -17,6 +17,8 @@
 
 #include <unistd.h>
 
+#include <array>
+#include <cstddef>
 #include <cstdlib>
 
 namespace claimrag::cli {
@@ -28,8 +30,13 @@ constexpr const char* kSpinCount = "1000";
 
 void restart_with_short_spin_waits(char** argv) {
   if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) return;
+  // The executable's own path, as the kernel (or a tool that runs it, such as valgrind) names it;
+  // a binary replaced since it started reads "... (deleted)", which execv refuses.
+  std::array<char, 4096> path{};
+  const ssize_t length = readlink("/proc/self/exe", path.data(), path.size() - 1);
+  if (length <= 0 || static_cast<std::size_t>(length) >= path.size() - 1) return;
   if (setenv("GOMP_SPINCOUNT", kSpinCount, 1) != 0) return;
-  execv("/proc/self/exe", argv);  // returns only when it failed: run on as started
+  execv(path.data(), argv);  // returns only when it failed: run on as started
   unsetenv("GOMP_SPINCOUNT");
 }
 
