@@ -12,16 +12,12 @@
 namespace claimrag::dense {
 namespace {
 
-struct RowSpan {
-  Eigen::Index first;
-  Eigen::Index count;
-};
-
 // Sorted rows as spans of consecutive rows, each at most kMaxRows long so that the threads still
 // share the work when every row is one span.
-std::vector<RowSpan> consecutive_spans(const std::vector<std::int32_t>& rows) {
+template <typename Span>
+std::vector<Span> consecutive_spans(const std::vector<std::int32_t>& rows) {
   constexpr Eigen::Index kMaxRows = 256;
-  std::vector<RowSpan> spans;
+  std::vector<Span> spans;
   for (const std::int32_t row : rows) {
     if (!spans.empty() && spans.back().first + spans.back().count == row && spans.back().count < kMaxRows) {
       ++spans.back().count;
@@ -53,6 +49,7 @@ RowSparseAdam<Scalar>::RowSparseAdam(nn::ParameterRegistry<Scalar>& registry, nn
     pending_.emplace_back();
     is_pending_.emplace_back(static_cast<std::size_t>(value.rows()), 0);
     unsorted_.push_back(0);
+    spans_.emplace_back();
   }
 }
 
@@ -99,37 +96,35 @@ void RowSparseAdam<Scalar>::step() {
   for (std::size_t i = 0; i < registry_.size(); ++i) {
     if (unsorted_[i]) {
       std::sort(active_[i].begin(), active_[i].end());
+      spans_[i] = consecutive_spans<RowSpan>(active_[i]);
       unsorted_[i] = 0;
     }
     auto& parameter = registry_[i];
-    const auto& rows = active_[i];
+    const std::vector<RowSpan>& spans = spans_[i];
     Scalar* first = first_moment_[i].get();
     Scalar* second = second_moment_[i].get();
     const Eigen::Index cols = parameter.value.cols();
     // Forking threads costs more than updating fewer than about a million entries.
-    const bool large = static_cast<double>(rows.size()) * static_cast<double>(parameter.value.cols()) >= 1 << 20;
-    if constexpr (std::is_same_v<Scalar, float>) {
-      // Rows are updated entry by entry, so consecutive rows (most of them: training renumbers its
-      // rows first) go to the kernel as one span, with the same bytes as row by row.
-      const std::vector<RowSpan> spans = consecutive_spans(rows);
-      const kernels::AdamStep constants{beta1, beta2, step_size, root_correction2, epsilon, 0.0F, false};
+    const bool large = static_cast<double>(active_[i].size()) * static_cast<double>(cols) >= 1 << 20;
 #pragma omp parallel for schedule(static) if (large)
-      for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(spans.size()); ++k) {
-        const RowSpan& span = spans[static_cast<std::size_t>(k)];
-        const Eigen::Index offset = span.first * cols;
+    for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(spans.size()); ++k) {
+      const RowSpan& span = spans[static_cast<std::size_t>(k)];
+      const Eigen::Index offset = span.first * cols;
+      const Eigen::Index entries = span.count * cols;
+      if constexpr (std::is_same_v<Scalar, float>) {
+        // On the widest vector unit, every operation correctly rounded (Eigen's vectorised float
+        // square root is an approximation whose last bits depend on the CPU's maker).
+        const kernels::AdamStep constants{beta1, beta2, step_size, root_correction2, epsilon, 0.0F, false};
         kernels::adam_update(constants, parameter.value.data() + offset, first + offset, second + offset,
-                             parameter.grad.data() + offset, static_cast<std::size_t>(span.count * cols));
-      }
-    } else {
-#pragma omp parallel for schedule(static) if (large)
-      for (std::ptrdiff_t k = 0; k < static_cast<std::ptrdiff_t>(rows.size()); ++k) {
-        const Eigen::Index r = rows[static_cast<std::size_t>(k)];
-        auto gradient = parameter.grad.row(r).array();
-        auto m = Eigen::Map<nn::RowVector<Scalar>>(first + r * cols, cols).array();
-        auto v = Eigen::Map<nn::RowVector<Scalar>>(second + r * cols, cols).array();
+                             parameter.grad.data() + offset, static_cast<std::size_t>(entries));
+      } else {
+        auto gradient = Eigen::Map<const nn::RowVector<Scalar>>(parameter.grad.data() + offset, entries).array();
+        auto m = Eigen::Map<nn::RowVector<Scalar>>(first + offset, entries).array();
+        auto v = Eigen::Map<nn::RowVector<Scalar>>(second + offset, entries).array();
         m = beta1 * m + (Scalar(1) - beta1) * gradient;
         v = beta2 * v + (Scalar(1) - beta2) * gradient.square();
-        parameter.value.row(r).array() -= step_size * m / (v.sqrt() / root_correction2 + epsilon);
+        Eigen::Map<nn::RowVector<Scalar>>(parameter.value.data() + offset, entries).array() -=
+            step_size * m / (v.sqrt() / root_correction2 + epsilon);
       }
     }
   }

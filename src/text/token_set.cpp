@@ -14,16 +14,12 @@ TokenSet token_set(std::string_view text) {
 }
 
 const std::vector<std::string_view>& TokenViews::of(std::string_view text) {
+  // Lower-casing is byte for byte, so the tokens' spans in `text` are their spans in the copy.
   lowered_.resize(text.size());
   std::transform(text.begin(), text.end(), lowered_.begin(), ascii_lower);
   tokens_.clear();
   const std::string_view lowered(lowered_);
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= lowered.size(); ++i) {
-    if (i < lowered.size() && is_token_byte(lowered[i])) continue;
-    if (i > start) tokens_.push_back(lowered.substr(start, i - start));
-    start = i + 1;
-  }
+  for_each_token_span(text, [&](std::size_t begin, std::size_t length) { tokens_.push_back(lowered.substr(begin, length)); });
   std::sort(tokens_.begin(), tokens_.end());
   tokens_.erase(std::unique(tokens_.begin(), tokens_.end()), tokens_.end());
   return tokens_;

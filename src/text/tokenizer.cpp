@@ -10,12 +10,7 @@ std::vector<std::string> tokenize(std::string_view text) {
 
 std::size_t count_tokens(std::string_view text) {
   std::size_t count = 0;
-  bool inside = false;
-  for (const char raw : text) {
-    const bool token_byte = is_token_byte(ascii_lower(raw));
-    if (token_byte && !inside) ++count;
-    inside = token_byte;
-  }
+  for_each_token_span(text, [&](std::size_t, std::size_t) { ++count; });
   return count;
 }
 

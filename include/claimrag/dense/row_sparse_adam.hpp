@@ -66,7 +66,14 @@ class RowSparseAdam {
   std::vector<std::vector<char>> is_active_;
   std::vector<std::vector<std::int32_t>> pending_;  ///< marked since the last zero_grad()
   std::vector<std::vector<char>> is_pending_;
-  std::vector<char> unsorted_;
+  std::vector<char> unsorted_;  ///< rows joined active_ since the last step
+  // The active rows as runs of consecutive rows, rebuilt when rows join: the update is entry by
+  // entry, so a run goes to the kernel as one span with the same bytes as row by row.
+  struct RowSpan {
+    Eigen::Index first;
+    Eigen::Index count;
+  };
+  std::vector<std::vector<RowSpan>> spans_;
   long step_ = 0;
 };
 

@@ -17,6 +17,11 @@ std::vector<std::string> tokenize(std::string_view text);
 template <typename Visitor>
 void for_each_token(std::string_view text, Visitor&& visit);
 
+/// Calls `visit(begin, length)` for every token of `text`, as the bytes of `text` it is cut from
+/// (each token is that run lower-cased): the one place the rule is written.
+template <typename Visitor>
+void for_each_token_span(std::string_view text, Visitor&& visit);
+
 /// Number of tokens of `text`.
 std::size_t count_tokens(std::string_view text);
 
@@ -26,18 +31,30 @@ constexpr bool is_token_byte(char c) { return (c >= 'a' && c <= 'z') || (c >= '0
 constexpr char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 template <typename Visitor>
-void for_each_token(std::string_view text, Visitor&& visit) {
-  std::string token;
-  for (const char raw : text) {
-    const char c = ascii_lower(raw);
-    if (is_token_byte(c)) {
-      token.push_back(c);
-    } else if (!token.empty()) {
-      visit(std::string_view(token));
-      token.clear();
+void for_each_token_span(std::string_view text, Visitor&& visit) {
+  std::size_t begin = 0;
+  bool in_token = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool token_byte = is_token_byte(ascii_lower(text[i]));
+    if (token_byte && !in_token) {
+      begin = i;
+      in_token = true;
+    } else if (!token_byte && in_token) {
+      visit(begin, i - begin);
+      in_token = false;
     }
   }
-  if (!token.empty()) visit(std::string_view(token));
+  if (in_token) visit(begin, text.size() - begin);
+}
+
+template <typename Visitor>
+void for_each_token(std::string_view text, Visitor&& visit) {
+  std::string token;
+  for_each_token_span(text, [&](std::size_t begin, std::size_t length) {
+    token.assign(text.substr(begin, length));
+    for (char& c : token) c = ascii_lower(c);
+    visit(std::string_view(token));
+  });
 }
 
 }  // namespace claimrag::text

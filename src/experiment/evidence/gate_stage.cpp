@@ -42,12 +42,12 @@ GateData::GateData(GateRequest request) : request_(std::move(request)) {
     return files.size() - 1;
   };
   const auto system_at = position_of(request_.system_run);
-  const auto bm25_at = position_of(request_.bm25_run);
-  const auto dense_at = position_of(request_.dense_run);
-  const auto rerank_at = position_of(request_.rerank_run);
+  bm25_ = position_of(request_.bm25_run);
+  dense_ = position_of(request_.dense_run);
+  rerank_ = position_of(request_.rerank_run);
   if (!system_at) throw UsageError("gate: no system run to judge answers by");
-  std::vector<run::Run> runs = run::read_trec_runs(files);
-  const run::Run& system = runs[*system_at];
+  runs_ = run::read_trec_runs(files);
+  const run::Run& system = runs_[*system_at];
   claim_ids_ = qrels.query_order;
   for (const auto& id : claim_ids_) {
     // No lines in the run: the system retrieved nothing for the claim (see run/run.hpp).
@@ -56,15 +56,6 @@ GateData::GateData(GateRequest request) : request_(std::move(request)) {
     answerable_.push_back(!empty);
     hallucinated_.push_back(empty || !has_relevant_in_top(*ranking, qrels.judgments.at(id), request_.hallucination_depth));
   }
-  // Each signal keeps its run: moved out at a file's last use, copied before.
-  std::vector<int> uses(files.size(), 0);
-  for (const auto& at : {bm25_at, dense_at, rerank_at}) {
-    if (at) ++uses[*at];
-  }
-  const auto take = [&](std::size_t at) { return --uses[at] == 0 ? std::move(runs[at]) : runs[at]; };
-  if (bm25_at) bm25_ = take(*bm25_at);
-  if (dense_at) dense_ = take(*dense_at);
-  if (rerank_at) rerank_ = take(*rerank_at);
   if (!request_.signal_file.empty()) {
     external_ = gate::read_signal_file(request_.signal_file.string());
     // Checked here, where the file's name is known, rather than when a signal first reads it.
@@ -83,7 +74,8 @@ GateData::GateData(GateRequest request) : request_(std::move(request)) {
 }
 
 std::vector<gate::ClaimOutcome> GateData::outcomes(const std::string& signal) const {
-  const gate::SignalInputs inputs{bm25_ ? &*bm25_ : nullptr, dense_ ? &*dense_ : nullptr, rerank_ ? &*rerank_ : nullptr,
+  const auto run_at = [&](const std::optional<std::size_t>& at) { return at ? &runs_[*at] : nullptr; };
+  const gate::SignalInputs inputs{run_at(bm25_), run_at(dense_), run_at(rerank_),
                                   request_.verifier_top1.empty() ? nullptr : &request_.verifier_top1,
                                   external_ ? &*external_ : nullptr};
   const auto values = gate::signal_values(signal, inputs, claim_ids_);

@@ -44,7 +44,8 @@ class GateData {
   std::vector<std::string> claim_ids_;
   std::vector<bool> hallucinated_;
   std::vector<bool> answerable_;  ///< false when the system run retrieved nothing for the claim
-  std::optional<run::Run> bm25_, dense_, rerank_;
+  std::vector<run::Run> runs_;  ///< each run file named, read once
+  std::optional<std::size_t> bm25_, dense_, rerank_;  ///< positions in runs_ of the signals' runs
   std::optional<std::map<std::string, double>> external_;
 };
 
