@@ -74,10 +74,12 @@ TEST(CliThreads, AHugeOmpNumThreadsIsCappedAsThreadsIs) {
 // starts itself again with GOMP_SPINCOUNT set, and a user's own setting is kept as it is.
 TEST(CliThreads, IdleThreadsSpinBrieflyUnlessTheEnvironmentSaysOtherwise) {
   TempFolder folder;
-  const std::string arguments = "--verbose stats --data " + kTiny + " --out " + folder.path().string() + "/stats";
+  const std::string arguments = "--verbose stats --data " + std::string(CLAIMRAG_SOURCE_DIR) + "/" + kTiny + " --out " +
+                                folder.path().string() + "/stats";
   ::unsetenv("GOMP_SPINCOUNT");  // each test runs in its own process (ctest)
   ::unsetenv("OMP_WAIT_POLICY");
-  auto outcome = run_claimrag(arguments, folder.path());
+  // Started from another folder than the repository, as a user would: the restart finds itself.
+  auto outcome = run_claimrag(arguments, folder.path(), folder.path());
   ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
   EXPECT_NE(outcome.err.find("idle threads: GOMP_SPINCOUNT=1000"), std::string::npos) << outcome.err;
 
