@@ -23,6 +23,16 @@ committed; every file this script writes goes where you say, outside the reposit
       verifier trained with verification.free_text_contradict_cue) hold one of CUES (comma-
       separated; all four unless given): MODE with_cue decides a pair without one by γ 1,
       cue_required calls it SUPPORT unless NOT_ENOUGH_INFO.
+  healthver.py cv-short DEV VERDICTS [MODE [MIN_RATIO [CUES]]]
+      cv-ratio's choice (MODE always, the default) or cv-cue's (MODE with_cue or cue_required) of
+      the short-evidence rule's (θ, γ) (verification.free_text_short_evidence), from the verdicts
+      of a verifier trained with it (any θ and γ: they move no probability): the pairs it judged by
+      that rule ("short_evidence") are decided by the (θ, γ) tried, the others keep its labels;
+      the unrelated-evidence constraint counts both.
+  healthver.py cv-short-nested DEV MODE:VERDICTS [MODE:VERDICTS ...]
+      The short-evidence rule chosen inside the cross-validation among candidates (a MODE as
+      cv-short's, and the verdicts of a verifier with one max_sentences): on four folds each
+      candidate's best (θ, γ), the best candidate; the fifth fold scored by it; pooled.
   healthver.py answers DEV OUT_ANSWERS OUT_GOLD
       The grounding benchmark, built the way the SciFact one is (src/grounding/benchmark.hpp):
       answers of 2-4 claims, each with its pair's evidence as an inline passage of the context,
@@ -40,12 +50,16 @@ committed; every file this script writes goes where you say, outside the reposit
 import collections
 import json
 import math
+import os
 import random
 import re
 import sys
 import zlib
 
 SEED = 42
+# The share of unrelated pairs θ must keep NOT_ENOUGH_INFO on the folds it is chosen on (the
+# target's 0.90 unless HEALTHVER_UNRELATED_NEI says otherwise, e.g. a margin above it).
+UNRELATED_NEI = float(os.environ.get("HEALTHVER_UNRELATED_NEI", "0.90"))
 LABELS = ["SUPPORT", "CONTRADICT", "NEI"]
 
 
@@ -75,17 +89,21 @@ def pairs(dev, out):
             f.write(json.dumps({"id": "u-" + r["id"], "claim": r["claim"], "evidence": other["evidence"]}) + "\n")
 
 
-def probabilities(path):
-    related, unrelated = {}, {}
+def probabilities(path, short_only=False):
+    """The verdicts' probabilities (and conflict cues) of the related and the unrelated pairs; with
+    `short_only`, those judged by the short-evidence rule only, and beside them the labels the
+    verifier gave the others (which that rule does not move)."""
+    related, unrelated, fixed = {}, {}, {}
     for r in read(path):
+        key = r["id"][2:] if r["id"].startswith("u-") else r["id"]
+        if short_only and not r.get("short_evidence", False):
+            fixed[r["id"]] = "NEI" if r["label"] == "NOT_ENOUGH_INFO" else r["label"]
+            continue
         p = r["probabilities"]
         # The rationale's conflict cues, when the verifier was asked for them (free_text_contradict_cue).
         triple = (p["SUPPORT"], p["CONTRADICT"], p["NOT_ENOUGH_INFO"], frozenset(r.get("conflict_cues", ())))
-        if r["id"].startswith("u-"):
-            unrelated[r["id"][2:]] = triple
-        else:
-            related[r["id"]] = triple
-    return related, unrelated
+        (unrelated if r["id"].startswith("u-") else related)[key] = triple
+    return (related, unrelated, fixed) if short_only else (related, unrelated)
 
 
 def decide(p, theta, ratio=1.0, cue="always", cues=None):
@@ -114,33 +132,44 @@ def f1s(ids, gold, predicted):
     return f
 
 
-def grouped_cv(dev, verdicts, ratios, cue="always", cues=None):
+def grouped_cv(dev, verdicts, ratios, cue="always", cues=None, short_only=False):
     """The held-out choice of (θ, γ) over the θ grid and `ratios`: (gold labels, related ids, their
     probabilities, the unrelated pairs' NEI rate as a function of θ, [(θ, γ) per fold], pooled
-    held-out F1s, held-out unrelated NEI rate)."""
+    held-out F1s, held-out unrelated NEI rate). With `short_only`, (θ, γ) decide only the pairs
+    the verifier judged by its short-evidence rule; the others keep the verifier's labels."""
     rows = {r["id"]: r for r in read(dev)}
     gold = {i: r["label"] for i, r in rows.items()}
     fold = {i: zlib.crc32(r["claim"].encode()) % 5 for i, r in rows.items()}
-    related, unrelated = probabilities(verdicts)
-    ids, uids = sorted(related), sorted(unrelated)
+    if short_only:
+        related, unrelated, fixed = probabilities(verdicts, short_only=True)
+    else:
+        (related, unrelated), fixed = probabilities(verdicts), {}
+    ids = sorted(set(related) | {i for i in fixed if not i.startswith("u-")})
+    uids = sorted(set(unrelated) | {i[2:] for i in fixed if i.startswith("u-")})
     thetas = [round(0.01 * k, 2) for k in range(20, 97)]
 
+    def label(i, theta, ratio):
+        return decide(related[i], theta, ratio, cue, cues) if i in related else fixed[i]
+
+    def unrelated_label_nei(u, theta):
+        return unrelated[u][2] >= theta if u in unrelated else fixed["u-" + u] == "NEI"
+
     def unrelated_nei(us, theta):
-        return sum(unrelated[u][2] >= theta for u in us) / max(1, len(us))
+        return sum(unrelated_label_nei(u, theta) for u in us) / max(1, len(us))
 
     def macro(train, theta, ratio):
-        return f1s(train, gold, {i: decide(related[i], theta, ratio, cue, cues) for i in train})["macro"]
+        return f1s(train, gold, {i: label(i, theta, ratio) for i in train})["macro"]
 
     chosen, predicted, unrelated_held_out = [], {}, []
     for k in range(5):
         train = [i for i in ids if fold[i] != k]
         utrain = [u for u in uids if fold[u] != k]
-        allowed = [t for t in thetas if unrelated_nei(utrain, t) >= 0.90] or [thetas[0]]
+        allowed = [t for t in thetas if unrelated_nei(utrain, t) >= UNRELATED_NEI] or [thetas[0]]
         theta, ratio = max(((t, g) for t in allowed for g in ratios),
                            key=lambda tg: (macro(train, *tg), -abs(tg[1] - 1), -tg[0]))
         chosen.append((theta, ratio))
-        predicted.update({i: decide(related[i], theta, ratio, cue, cues) for i in ids if fold[i] == k})
-        unrelated_held_out += [unrelated[u][2] >= theta for u in uids if fold[u] == k]
+        predicted.update({i: label(i, theta, ratio) for i in ids if fold[i] == k})
+        unrelated_held_out += [unrelated_label_nei(u, theta) for u in uids if fold[u] == k]
     return (gold, ids, related, lambda theta: unrelated_nei(uids, theta), chosen, f1s(ids, gold, predicted),
             sum(unrelated_held_out) / len(unrelated_held_out))
 
@@ -170,6 +199,59 @@ def cv_cue(dev, verdicts, cue, min_ratio="0.10", cues="negation,null_result,dire
     print(f"grouped CV, θ and γ, {cue} ({cues}): (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f}"
           f" SUPPORT {f['SUPPORT']:.3f} CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f};"
           f" held-out unrelated NEI {unrelated_rate:.3f}")
+
+
+def cv_short(dev, verdicts, cue="always", min_ratio="0.10", cues="negation,null_result,direction,number"):
+    """cv-ratio's (or, with `cue` with_cue / cue_required, cv-cue's) choice for the pairs that a
+    verifier trained with verification.free_text_short_evidence judged by that rule
+    ("short_evidence" in VERDICTS); the other pairs keep its labels."""
+    ratios = [round(0.05 * k, 2) for k in range(round(float(min_ratio) / 0.05), 31)]
+    *_, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, ratios, cue, frozenset(cues.split(",")), short_only=True)
+    print(f"grouped CV, short evidence, θ and γ, {cue}: (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f}"
+          f" SUPPORT {f['SUPPORT']:.3f} CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f};"
+          f" held-out unrelated NEI {unrelated_rate:.3f}")
+
+
+def cv_short_nested(dev, *candidates):
+    """The short-evidence rule chosen among CANDIDATES (MODE:VERDICTS, each VERDICTS from a
+    verifier with its own max_sentences) inside the cross-validation: on four folds, every
+    candidate's best (θ, γ) as in cv-short, the candidate whose best scores highest; the fifth fold
+    scored by it. Prints each fold's choice and the pooled held-out scores."""
+    ratios = [round(0.05 * k, 2) for k in range(2, 31)]
+    every = frozenset("negation,null_result,direction,number".split(","))
+    rows = {r["id"]: r for r in read(dev)}
+    gold = {i: r["label"] for i, r in rows.items()}
+    fold = {i: zlib.crc32(r["claim"].encode()) % 5 for i, r in rows.items()}
+    thetas = [round(0.01 * k, 2) for k in range(20, 97)]
+    read_candidates = []
+    for candidate in candidates:
+        mode, path = candidate.split(":", 1)
+        related, unrelated, fixed = probabilities(path, short_only=True)
+        read_candidates.append((candidate, mode, related, unrelated, fixed))
+    ids = sorted(gold)
+    predicted, unrelated_held_out = {}, []
+    for k in range(5):
+        train = [i for i in ids if fold[i] != k]
+        best = None
+        for name, mode, related, unrelated, fixed in read_candidates:
+            def label(i, theta, ratio, related=related, fixed=fixed, mode=mode):
+                return decide(related[i], theta, ratio, mode, every) if i in related else fixed[i]
+
+            def nei(u, theta, unrelated=unrelated, fixed=fixed):
+                return unrelated[u][2] >= theta if u in unrelated else fixed["u-" + u] == "NEI"
+            utrain = [i for i in train]
+            allowed = [t for t in thetas if sum(nei(u, t) for u in utrain) / len(utrain) >= UNRELATED_NEI] or [thetas[0]]
+            score, theta, ratio = max((f1s(train, gold, {i: label(i, t, g) for i in train})["macro"], t, g)
+                                      for t in allowed for g in ratios)
+            if best is None or score > best[0]:
+                best = (score, name, theta, ratio, label, nei)
+        score, name, theta, ratio, label, nei = best
+        print(f"fold {k}: {name} θ {theta} γ {ratio} (four folds' macro {score:.3f})")
+        predicted.update({i: label(i, theta, ratio) for i in ids if fold[i] == k})
+        unrelated_held_out += [nei(i, theta) for i in ids if fold[i] == k]
+    f = f1s(ids, gold, predicted)
+    print(f"nested choice: held-out macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f} CONTRADICT {f['CONTRADICT']:.3f}"
+          f" NEI {f['NEI']:.3f}; held-out unrelated NEI {sum(unrelated_held_out) / len(unrelated_held_out):.3f}")
 
 
 def sentence(text):
@@ -267,7 +349,7 @@ def ground(grounded, gold_path):
 
 
 if __name__ == "__main__":
-    commands = {"pairs": (pairs, (2,)), "cv": (cv, (2,)), "cv-ratio": (cv_ratio, (2, 3)), "cv-cue": (cv_cue, (3, 4, 5)), "answers": (answers, (3,)),
+    commands = {"pairs": (pairs, (2,)), "cv": (cv, (2,)), "cv-ratio": (cv_ratio, (2, 3)), "cv-cue": (cv_cue, (3, 4, 5)), "cv-short": (cv_short, (2, 3, 4, 5)), "cv-short-nested": (cv_short_nested, tuple(range(2, 20))), "answers": (answers, (3,)),
                 "ground": (ground, (2,))}
     if len(sys.argv) < 2 or sys.argv[1] not in commands or len(sys.argv) - 2 not in commands[sys.argv[1]][1]:
         sys.exit(__doc__)

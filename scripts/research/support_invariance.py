@@ -12,7 +12,8 @@ through `claimrag verify --pairs` for any configuration.
       so its counts differ a little from the unit test's).
   support_invariance.py score VERDICTS
       Over the first 60 pairs whose single sentence is SUPPORT: per variant, how many turn to
-      CONTRADICT, how many lose more than 0.25 of P(SUPPORT), and the largest loss.
+      CONTRADICT, how many to NOT_ENOUGH_INFO, how many lose more than 0.25 of P(SUPPORT), and
+      the largest loss.
 """
 import json
 import os
@@ -53,7 +54,7 @@ def score(verdicts):
         n, kind = r["id"].split("-")
         by_pair.setdefault(int(n), {})[kind] = (r["label"], r["probabilities"]["SUPPORT"])
     checked = 0
-    flips, drops, largest = ({k: 0 for k in VARIANTS} for _ in range(3))
+    flips, to_nei, drops, largest = ({k: 0 for k in VARIANTS} for _ in range(4))
     for n in sorted(by_pair):
         single_label, single_support = by_pair[n]["single"]
         if checked == 60:
@@ -64,10 +65,12 @@ def score(verdicts):
         for kind in VARIANTS:
             label, support = by_pair[n][kind]
             flips[kind] += label == "CONTRADICT"
+            to_nei[kind] += label == "NOT_ENOUGH_INFO"
             drops[kind] += single_support - support > 0.25
             largest[kind] = max(largest[kind], single_support - support)
     print(f"{checked} pairs SUPPORT alone; " + "; ".join(
-        f"{k}: {flips[k]} to CONTRADICT, {drops[k]} past 0.25, largest fall {largest[k]:.3f}" for k in VARIANTS))
+        f"{k}: {flips[k]} to CONTRADICT, {to_nei[k]} to NOT_ENOUGH_INFO, {drops[k]} past 0.25, largest fall {largest[k]:.3f}"
+        for k in VARIANTS))
 
 
 if __name__ == "__main__":

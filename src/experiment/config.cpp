@@ -193,6 +193,23 @@ void read_checkpoint_verification(io::StrictObject object, CheckpointVerificatio
   }
 }
 
+/// verification.free_text_short_evidence: {"max_sentences", "nei_threshold", "contradict_ratio",
+/// "contradict_cue"}, each optional (ShortEvidenceRule's defaults: off).
+void read_short_evidence(io::StrictObject object, verification::ShortEvidenceRule& rule) {
+  read_size(object, "max_sentences", rule.max_sentences, 0);
+  object.read("nei_threshold", rule.nei_threshold);
+  object.read("contradict_ratio", rule.contradict_ratio);
+  std::string cue(verification::contradict_cue_name(rule.contradict_cue));
+  object.read("contradict_cue", cue);
+  object.finish();
+  const auto parsed = verification::parse_contradict_cue(cue);
+  if (!parsed) throw UsageError("verification.free_text_short_evidence.contradict_cue must be always, with_cue or cue_required");
+  rule.contradict_cue = *parsed;
+  if (const std::string problem = verification::short_evidence_problem(rule); !problem.empty()) {
+    throw UsageError("verification.free_text_short_evidence." + problem);
+  }
+}
+
 void read_verification(io::StrictObject object, VerificationConfig& verification) {
   auto& options = verification.options;
   object.read("paper", verification.paper);
@@ -217,6 +234,7 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   object.read("free_text_cue_in_every_sentence", options.free_text_cue_in_every_sentence);
   std::string aggregation(verification::free_text_aggregation_name(options.free_text_aggregation));
   object.read("free_text_aggregation", aggregation);
+  read_short_evidence(object.object("free_text_short_evidence"), options.free_text_short_evidence);
   read_checkpoint_verification(object.object("checkpoint"), verification.checkpoint);
   std::vector<std::uint64_t> k_grid(verification.open_k_grid.begin(), verification.open_k_grid.end());
   object.read("open_k_grid", k_grid);

@@ -69,25 +69,26 @@ const std::vector<std::string>& label_row_names(const VerificationOptions& optio
 }
 
 DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,
-                       const std::array<double, label_count>& label_probabilities, double tau, double nei_threshold,
-                       std::size_t max_rationale, const ContradictRule& rule, const std::vector<std::string_view>& cues) {
+                       const std::array<double, label_count>& label_probabilities, double tau, std::size_t max_rationale,
+                       const DecisionRule& rule, const std::vector<std::string_view>& cues) {
   DocumentVerdict verdict;
   verdict.doc_id = document.doc_id;
   verdict.probabilities = label_probabilities;
-  verdict.nei_threshold = nei_threshold;
+  verdict.nei_threshold = rule.nei_threshold;
+  verdict.short_evidence = rule.short_evidence;
   // Recorded only when they change the rule, so that γ 1's verdicts read as they always did.
-  if (rule.ratio != 1.0) verdict.contradict_ratio = rule.ratio;
-  if (rule.cue != ContradictCue::always) verdict.conflict_cues = std::vector<std::string>(cues.begin(), cues.end());
+  if (rule.contradict.ratio != 1.0) verdict.contradict_ratio = rule.contradict.ratio;
+  if (rule.contradict.cue != ContradictCue::always) verdict.conflict_cues = std::vector<std::string>(cues.begin(), cues.end());
   for (std::size_t s = 0; s < sentence_probabilities.size(); ++s) verdict.sentence_scores.push_back({s, sentence_probabilities[s]});
   verdict.rationale = select_rationale(sentence_probabilities, tau, max_rationale);
-  if (label_probabilities[2] >= nei_threshold || sentence_probabilities.empty()) {
+  if (label_probabilities[2] >= rule.nei_threshold || sentence_probabilities.empty()) {
     verdict.label = Label::not_enough_info;
   } else {
-    const bool ratio_applies = rule.cue == ContradictCue::always || !cues.empty();
-    if (!ratio_applies && rule.cue == ContradictCue::cue_required) {
+    const bool ratio_applies = rule.contradict.cue == ContradictCue::always || !cues.empty();
+    if (!ratio_applies && rule.contradict.cue == ContradictCue::cue_required) {
       verdict.label = Label::support;
     } else {
-      const double ratio = ratio_applies ? rule.ratio : 1.0;
+      const double ratio = ratio_applies ? rule.contradict.ratio : 1.0;
       verdict.label = ratio * label_probabilities[0] >= label_probabilities[1] ? Label::support : Label::contradict;
     }
     // A verdict cites its evidence: without a sentence above τ, the best one stands in.
@@ -96,15 +97,41 @@ DocumentVerdict decide(const EvidenceDocument& document, const std::vector<doubl
   return verdict;
 }
 
-ContradictRule contradict_rule(const VerificationOptions& options, VerifierSetting setting) {
-  if (setting != VerifierSetting::free_text) return {};
-  return {options.free_text_contradict_ratio, options.free_text_contradict_cue};
+namespace {
+
+/// For every sentence, the index of the first sentence with the same text.
+std::vector<std::size_t> first_occurrences(const std::vector<std::string>& sentences) {
+  std::unordered_map<std::string_view, std::size_t> seen;
+  std::vector<std::size_t> first(sentences.size());
+  for (std::size_t s = 0; s < sentences.size(); ++s) first[s] = seen.emplace(sentences[s], s).first->second;
+  return first;
 }
 
-std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions& options, const std::string& claim_text,
-                                                      const EvidenceDocument& source, const std::vector<std::size_t>& rationale,
-                                                      const std::vector<double>& row) {
-  if (options.free_text_contradict_cue == ContradictCue::always || options.claim_only) return {};
+/// How many distinct texts `sentences` holds.
+std::size_t distinct_count(const std::vector<std::string>& sentences) {
+  const std::vector<std::size_t> first = first_occurrences(sentences);
+  std::size_t count = 0;
+  for (std::size_t s = 0; s < first.size(); ++s) count += first[s] == s;
+  return count;
+}
+
+}  // namespace
+
+DecisionRule decision_rule(const VerificationOptions& options, VerifierSetting setting, double nei_threshold,
+                           const std::vector<std::string>& sentences) {
+  if (setting != VerifierSetting::free_text) return {nei_threshold, {}, false};
+  const ShortEvidenceRule& short_rule = options.free_text_short_evidence;
+  // A repeated sentence is read once, so it does not make evidence longer here either.
+  if (short_rule.max_sentences > 0 && !sentences.empty() && distinct_count(sentences) <= short_rule.max_sentences) {
+    return {short_rule.nei_threshold, {short_rule.contradict_ratio, short_rule.contradict_cue}, true};
+  }
+  return {nei_threshold, {options.free_text_contradict_ratio, options.free_text_contradict_cue}, false};
+}
+
+std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions& options, ContradictCue cue_rule,
+                                                      const std::string& claim_text, const EvidenceDocument& source,
+                                                      const std::vector<std::size_t>& rationale, const std::vector<double>& row) {
+  if (cue_rule == ContradictCue::always || options.claim_only) return {};
   const auto counted = [&](const std::vector<std::string_view>& found) {
     std::vector<std::string_view> kept;
     for (const auto cue : found) {
@@ -139,14 +166,6 @@ std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions&
 }
 
 namespace {
-
-/// For every sentence, the index of the first sentence with the same text.
-std::vector<std::size_t> first_occurrences(const std::vector<std::string>& sentences) {
-  std::unordered_map<std::string_view, std::size_t> seen;
-  std::vector<std::size_t> first(sentences.size());
-  for (std::size_t s = 0; s < sentences.size(); ++s) first[s] = seen.emplace(sentences[s], s).first->second;
-  return first;
-}
 
 /// Sentence s of `document` as a document of its own (same id and title).
 EvidenceDocument sentence_alone(const EvidenceDocument& document, std::size_t s) {
@@ -195,7 +214,7 @@ std::size_t strongest_sentence(const std::vector<std::array<double, label_count>
 DocumentVerdict strongest_sentence_verdict(DocumentVerdict whole, const VerificationOptions& options, const std::string& claim_text,
                                            const EvidenceDocument& document, const SentencesAlone& alone,
                                            const std::vector<std::array<double, label_count>>& probabilities, double tau,
-                                           double nei_threshold, const ContradictRule& rule) {
+                                           const DecisionRule& rule) {
   if (alone.sentences.empty() || probabilities.size() != alone.sentences.size()) {
     throw InternalError("strongest_sentence_verdict: one probability per distinct sentence of a document with sentences");
   }
@@ -203,8 +222,9 @@ DocumentVerdict strongest_sentence_verdict(DocumentVerdict whole, const Verifica
   const std::size_t sentence = alone.sentences[k];
   const DocumentReading& reading = alone.readings[k];
   const EvidenceDocument one = sentence_alone(document, sentence);
-  const DocumentVerdict strongest = decide(one, reading.sentence_probabilities, probabilities[k], tau, nei_threshold, options.max_rationale,
-                                           rule, rationale_conflict_cues(options, claim_text, one, reading.rationale, reading.row));
+  const DocumentVerdict strongest =
+      decide(one, reading.sentence_probabilities, probabilities[k], tau, options.max_rationale, rule,
+             rationale_conflict_cues(options, rule.contradict.cue, claim_text, one, reading.rationale, reading.row));
   DocumentVerdict verdict = std::move(whole);
   verdict.label = strongest.label;
   verdict.probabilities = strongest.probabilities;
@@ -229,17 +249,19 @@ bool judges_strongest_sentence(const VerificationOptions& options, VerifierSetti
 
 DocumentVerdict FeatureVerifier::judge(const std::string& claim_text, const ClaimText& claim,
                                        const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const {
-  DocumentVerdict whole = judge_whole(claim_text, claim, document, sentences);
+  // The rule follows the evidence as given, not each sentence read alone below.
+  const DecisionRule rule = fitted_.rule_for(document.sentences);
+  DocumentVerdict whole = judge_whole(claim_text, claim, document, sentences, rule);
   if (!judges_strongest_sentence(fitted_.options, fitted_.setting) || document.sentences.empty()) return whole;
   const SentencesAlone alone = read_sentences_alone(fitted_.options, fitted_.selector, claim_text, claim, document, *sentences, fitted_.tau);
   std::vector<std::array<double, label_count>> probabilities;
   for (const auto& reading : alone.readings) probabilities.push_back(fitted_.label.probabilities(reading.row));
   return strongest_sentence_verdict(std::move(whole), fitted_.options, claim_text, document, alone, probabilities, fitted_.tau,
-                                    fitted_.nei_threshold, fitted_.contradict_rule());
+                                    rule);
 }
 
-DocumentVerdict FeatureVerifier::judge_whole(const std::string& claim_text, const ClaimText& claim,
-                                             const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const {
+DocumentVerdict FeatureVerifier::judge_whole(const std::string& claim_text, const ClaimText& claim, const EvidenceDocument& document,
+                                             std::shared_ptr<const SentenceTexts> sentences, const DecisionRule& rule) const {
   // A sentence repeated word for word says no more than it said once; read twice it would shift
   // the document-level features (size, positions, the top sentences' mean) and with them the
   // verdict. So the features read each distinct sentence once, and every copy takes the score of
@@ -249,7 +271,7 @@ DocumentVerdict FeatureVerifier::judge_whole(const std::string& claim_text, cons
   for (std::size_t s = 0; s < first.size(); ++s) {
     if (first[s] == s) distinct.push_back(s);
   }
-  if (distinct.size() == document.sentences.size()) return judge_distinct(claim_text, claim, document, std::move(sentences));
+  if (distinct.size() == document.sentences.size()) return judge_distinct(claim_text, claim, document, std::move(sentences), rule);
 
   EvidenceDocument once{document.doc_id, document.title, {}, document.retrieval_rank, document.retrieval_score};
   auto texts = std::make_shared<SentenceTexts>();
@@ -261,7 +283,7 @@ DocumentVerdict FeatureVerifier::judge_whole(const std::string& claim_text, cons
     texts->tokens.push_back(sentences->tokens[s]);
     position[s] = k;
   }
-  DocumentVerdict verdict = judge_distinct(claim_text, claim, once, std::move(texts));
+  DocumentVerdict verdict = judge_distinct(claim_text, claim, once, std::move(texts), rule);
   std::vector<SentenceScore> scores;
   scores.reserve(document.sentences.size());
   for (std::size_t s = 0; s < document.sentences.size(); ++s) scores.push_back({s, verdict.sentence_scores[position[first[s]]].score});
@@ -270,13 +292,13 @@ DocumentVerdict FeatureVerifier::judge_whole(const std::string& claim_text, cons
   return verdict;
 }
 
-DocumentVerdict FeatureVerifier::judge_distinct(const std::string& claim_text, const ClaimText& claim,
-                                                const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const {
+DocumentVerdict FeatureVerifier::judge_distinct(const std::string& claim_text, const ClaimText& claim, const EvidenceDocument& document,
+                                                std::shared_ptr<const SentenceTexts> sentences, const DecisionRule& rule) const {
   const DocumentText text = relate(claim, std::move(sentences));
   const DocumentReading reading = read_document_for_label(fitted_.options, fitted_.selector, claim_text, claim, text, document, fitted_.tau);
-  return decide(document, reading.sentence_probabilities, fitted_.label.probabilities(reading.row), fitted_.tau, fitted_.nei_threshold,
-                fitted_.options.max_rationale, fitted_.contradict_rule(),
-                rationale_conflict_cues(fitted_.options, claim_text, document, reading.rationale, reading.row));
+  return decide(document, reading.sentence_probabilities, fitted_.label.probabilities(reading.row), fitted_.tau,
+                fitted_.options.max_rationale, rule,
+                rationale_conflict_cues(fitted_.options, rule.contradict.cue, claim_text, document, reading.rationale, reading.row));
 }
 
 namespace {

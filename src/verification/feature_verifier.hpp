@@ -45,24 +45,35 @@ struct ContradictRule {
   ContradictCue cue = ContradictCue::always;
 };
 
+/// The whole rule one document is judged by: θ, γ, and whether they are the short-evidence ones.
+struct DecisionRule {
+  double nei_threshold = 0.5;
+  ContradictRule contradict;
+  bool short_evidence = false;  ///< options.free_text_short_evidence's θ and γ
+};
+
 /// The verdict for one document from its sentence and label probabilities: NEI when P(NEI) ≥ θ,
 /// else CONTRADICT when P(CONTRADICT) > γ·P(SUPPORT), else SUPPORT; rationale as
-/// trained_verifier.hpp says. γ is rule.ratio when rule.cue is `always` or `cues` (the rationale's
-/// conflict cues) is not empty; without a cue it is 1 (`with_cue`), or CONTRADICT is never the
-/// verdict (`cue_required`).
+/// trained_verifier.hpp says. γ is rule.contradict.ratio when its cue is `always` or `cues` (the
+/// rationale's conflict cues) is not empty; without a cue it is 1 (`with_cue`), or CONTRADICT is
+/// never the verdict (`cue_required`).
 DocumentVerdict decide(const EvidenceDocument& document, const std::vector<double>& sentence_probabilities,
-                       const std::array<double, label_count>& label_probabilities, double tau, double nei_threshold,
-                       std::size_t max_rationale, const ContradictRule& rule, const std::vector<std::string_view>& cues);
+                       const std::array<double, label_count>& label_probabilities, double tau, std::size_t max_rationale,
+                       const DecisionRule& rule, const std::vector<std::string_view>& cues);
 
-/// The rule a verifier of `setting` trained with `options` decides with: the options' in the
-/// free-text setting, γ 1 always in the others.
-ContradictRule contradict_rule(const VerificationOptions& options, VerifierSetting setting);
+/// The rule a verifier of `setting` trained with `options`, whose θ is `nei_threshold`, judges a
+/// document of these sentences by: in the free-text setting, options.free_text_short_evidence's
+/// θ and γ when the document has at least one and at most its max_sentences distinct sentences,
+/// else θ and the options' γ and cue; θ and γ 1 in the other settings.
+DecisionRule decision_rule(const VerificationOptions& options, VerifierSetting setting, double nei_threshold,
+                           const std::vector<std::string>& sentences);
 
-/// The conflict cues the rule reads for a rationale whose label_row is `row`: those of
-/// options.free_text_conflict_cues among the row's, or, with free_text_cue_in_every_sentence,
-/// their union over the rationale's distinct sentences read alone, empty as soon as one sentence
-/// has none. Empty when free_text_contradict_cue is `always` and for the claim-only baseline.
-std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions& options, const std::string& claim_text,
+/// The conflict cues a rule whose γ applies as `cue` says reads for a rationale whose label_row is
+/// `row`: those of options.free_text_conflict_cues among the row's, or, with
+/// free_text_cue_in_every_sentence, their union over the rationale's distinct sentences read
+/// alone, empty as soon as one sentence has none. Empty when `cue` is `always` and for the
+/// claim-only baseline.
+std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions& options, ContradictCue cue, const std::string& claim_text,
                                                       const EvidenceDocument& source, const std::vector<std::size_t>& rationale,
                                                       const std::vector<double>& row);
 
@@ -106,7 +117,7 @@ std::size_t strongest_sentence(const std::vector<std::array<double, label_count>
 DocumentVerdict strongest_sentence_verdict(DocumentVerdict whole, const VerificationOptions& options, const std::string& claim_text,
                                            const EvidenceDocument& document, const SentencesAlone& alone,
                                            const std::vector<std::array<double, label_count>>& probabilities, double tau,
-                                           double nei_threshold, const ContradictRule& rule);
+                                           const DecisionRule& rule);
 
 /// Whether a verifier of `setting` trained with `options` judges documents sentence by sentence.
 bool judges_strongest_sentence(const VerificationOptions& options, VerifierSetting setting);
@@ -119,8 +130,10 @@ struct FittedVerifier {
   double tau = 0.5;
   double nei_threshold = 0.5;
   VerifierSetting setting = VerifierSetting::oracle;
-  /// contradict_rule(options, setting), kept beside θ.
-  [[nodiscard]] ContradictRule contradict_rule() const { return detail::contradict_rule(options, setting); }
+  /// decision_rule(options, setting, nei_threshold, sentences): the rule a document is judged by.
+  [[nodiscard]] DecisionRule rule_for(const std::vector<std::string>& sentences) const {
+    return detail::decision_rule(options, setting, nei_threshold, sentences);
+  }
 };
 
 class FeatureVerifier final : public ClaimVerifier {
@@ -133,14 +146,14 @@ class FeatureVerifier final : public ClaimVerifier {
  private:
   /// One document, each distinct sentence read once (judge_distinct), copies scored as their
   /// first occurrence.
-  [[nodiscard]] DocumentVerdict judge_whole(const std::string& claim_text, const ClaimText& claim,
-                                            const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const;
+  [[nodiscard]] DocumentVerdict judge_whole(const std::string& claim_text, const ClaimText& claim, const EvidenceDocument& document,
+                                            std::shared_ptr<const SentenceTexts> sentences, const DecisionRule& rule) const;
   /// One document as the options say: judge_whole, or by strongest-sentence aggregation.
   [[nodiscard]] DocumentVerdict judge(const std::string& claim_text, const ClaimText& claim,
                                       const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const;
   /// One document whose sentences the features read as they are.
-  [[nodiscard]] DocumentVerdict judge_distinct(const std::string& claim_text, const ClaimText& claim,
-                                               const EvidenceDocument& document, std::shared_ptr<const SentenceTexts> sentences) const;
+  [[nodiscard]] DocumentVerdict judge_distinct(const std::string& claim_text, const ClaimText& claim, const EvidenceDocument& document,
+                                               std::shared_ptr<const SentenceTexts> sentences, const DecisionRule& rule) const;
   FittedVerifier fitted_;
 };
 

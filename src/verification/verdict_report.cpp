@@ -95,6 +95,7 @@ nlohmann::ordered_json claim_verdict_json(const VerificationInput& input, const 
     if (document.nei_threshold) documents.back()["nei_threshold"] = *document.nei_threshold;
     if (document.contradict_ratio) documents.back()["contradict_ratio"] = *document.contradict_ratio;
     if (document.conflict_cues) documents.back()["conflict_cues"] = *document.conflict_cues;
+    if (document.short_evidence) documents.back()["short_evidence"] = true;
     if (!document.failure.empty()) documents.back()["failed"] = document.failure;
   }
   nlohmann::ordered_json object{{"claim", input.claim}, {"not_enough_evidence", not_enough_evidence(verdict)}};
@@ -119,7 +120,8 @@ std::string claim_verdict_text(const VerificationInput& input, const ClaimVerdic
     if (!document.failure.empty()) text << "    not judged: " << document.failure << "\n";
     // The rule beside the verdict, so that "P(SUPPORT) 0.52, NOT_ENOUGH_INFO" reads as what it is.
     if (document.nei_threshold) {
-      text << "    (NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= " << fixed(*document.nei_threshold, 3);
+      text << "    (" << (document.short_evidence ? "evidence this short: " : "") << "NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= "
+           << fixed(*document.nei_threshold, 3);
       if (document.contradict_ratio) {
         text << ", else CONTRADICT when P(CONTRADICT) > " << fixed(*document.contradict_ratio, 3)
              << " x P(SUPPORT), else SUPPORT)\n";

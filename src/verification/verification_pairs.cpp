@@ -55,6 +55,7 @@ nlohmann::ordered_json pair_verdict_json(const VerificationInput& input, const C
                               {"rationale", rationale_json(input.documents.front(), document)},
                               {"truncated_sentences", document.truncated_sentences}};
   if (document.conflict_cues) line["conflict_cues"] = *document.conflict_cues;
+  if (document.short_evidence) line["short_evidence"] = true;  // judged by the short-evidence θ and γ
   if (!document.failure.empty()) line["failed"] = document.failure;
   if (!verdict.reason.empty()) line["reason"] = verdict.reason;  // e.g. a claim without a word
   return line;

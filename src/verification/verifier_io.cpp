@@ -129,6 +129,20 @@ VerificationOptions parse_options(const std::string& text) {
   const auto parsed_aggregation = parse_free_text_aggregation(aggregation);
   if (!parsed_aggregation) throw std::invalid_argument("free_text_aggregation is not whole or strongest_sentence: " + aggregation);
   options.free_text_aggregation = *parsed_aggregation;
+  if (json.contains("free_text_short_evidence")) {
+    const auto& short_json = json.at("free_text_short_evidence");
+    ShortEvidenceRule& rule = options.free_text_short_evidence;
+    rule.max_sentences = short_json.at("max_sentences").get<std::size_t>();
+    rule.nei_threshold = short_json.at("nei_threshold").get<double>();
+    rule.contradict_ratio = short_json.at("contradict_ratio").get<double>();
+    const std::string short_cue = short_json.at("contradict_cue").get<std::string>();
+    const auto parsed_short_cue = parse_contradict_cue(short_cue);
+    if (!parsed_short_cue) throw std::invalid_argument("free_text_short_evidence's contradict_cue is not always, with_cue or cue_required: " + short_cue);
+    rule.contradict_cue = *parsed_short_cue;
+    if (const std::string problem = short_evidence_problem(rule); !problem.empty()) {
+      throw std::invalid_argument("free_text_short_evidence: " + problem);
+    }
+  }
   return options;
 }
 
@@ -180,6 +194,12 @@ std::string options_text(const VerificationOptions& options) {
   if (options.free_text_cue_in_every_sentence) json["free_text_cue_in_every_sentence"] = true;
   if (options.free_text_aggregation != FreeTextAggregation::whole) {
     json["free_text_aggregation"] = free_text_aggregation_name(options.free_text_aggregation);
+  }
+  if (const ShortEvidenceRule& rule = options.free_text_short_evidence; rule.max_sentences > 0) {
+    json["free_text_short_evidence"] = {{"max_sentences", rule.max_sentences},
+                                        {"nei_threshold", rule.nei_threshold},
+                                        {"contradict_ratio", rule.contradict_ratio},
+                                        {"contradict_cue", contradict_cue_name(rule.contradict_cue)}};
   }
   return json.dump();
 }
@@ -330,6 +350,12 @@ std::optional<ContradictCue> parse_contradict_cue(std::string_view name) {
     if (name == contradict_cue_name(cue)) return cue;
   }
   return std::nullopt;
+}
+
+std::string short_evidence_problem(const ShortEvidenceRule& rule) {
+  if (!(rule.nei_threshold >= 0 && rule.nei_threshold <= 1)) return "nei_threshold must be in [0, 1]";
+  if (!(rule.contradict_ratio > 0 && rule.contradict_ratio <= 10)) return "contradict_ratio must be in (0, 10]";
+  return {};
 }
 
 std::string_view free_text_aggregation_name(FreeTextAggregation aggregation) {

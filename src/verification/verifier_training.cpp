@@ -429,15 +429,16 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {
           const auto& document = claims[c].documents[d];
           const std::size_t row = tau_rows.predicted[c][d];
+          const detail::DecisionRule rule = detail::decision_rule(options, fitted.setting, theta, document.source->sentences);
           DocumentVerdict whole = detail::decide(
-              *document.source, document.out_of_fold, probabilities[c][d], tau, theta, options.max_rationale,
-              fitted.contradict_rule(),
+              *document.source, document.out_of_fold, probabilities[c][d], tau, options.max_rationale, rule,
               row == kNoRow ? std::vector<std::string_view>{}
-                            : detail::rationale_conflict_cues(options, claims[c].item->input.claim, *document.source,
-                                                              predicted_rationale(options, document, tau), tau_rows.rows[c][row]));
+                            : detail::rationale_conflict_cues(options, rule.contradict.cue, claims[c].item->input.claim,
+                                                              *document.source, predicted_rationale(options, document, tau),
+                                                              tau_rows.rows[c][row]));
           if (by_sentence && row != kNoRow) {
             whole = detail::strongest_sentence_verdict(std::move(whole), options, claims[c].item->input.claim, *document.source,
-                                                       alone[c][d], alone_probabilities[c][d], tau, theta, fitted.contradict_rule());
+                                                       alone[c][d], alone_probabilities[c][d], tau, rule);
           }
           verdicts[c].documents.push_back(std::move(whole));
         }

@@ -13,6 +13,7 @@
 #include "claimrag/verification/rationale_selection.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
 #include "support/temp_folder.hpp"
+#include "support/toy_verification.hpp"
 
 using namespace claimrag::verification;
 
@@ -58,50 +59,10 @@ TEST(SoftmaxRegression, SeparatesThreeClusters) {
   EXPECT_THROW(fit_softmax_regression(X, std::vector<int>{0, 1, 2, 3, 0, 0, 0, 0, 0}, 3), claimrag::UsageError);
 }
 
-namespace {
-
-LabelledInput toy_claim(int i) {
-  const bool negated = i % 2 == 1;
-  const bool nei = i % 3 == 2;
-  LabelledInput item;
-  item.input.claim_id = std::to_string(i);
-  item.input.claim = negated ? "aspirin does not reduce headache " + std::to_string(i) : "aspirin reduces headache " + std::to_string(i);
-  EvidenceDocument doc{"d" + std::to_string(i), "title", {}, 0, 0.0};
-  doc.sentences = {"patients were enrolled in the study", nei ? "coffee was served to the nurses" : "aspirin reduces headache pain in adults",
-                   "the weather was sunny", "aspirin tablets were given to headache patients"};
-  GoldDocument gold;
-  if (!nei) {
-    gold.label = negated ? Label::contradict : Label::support;
-    gold.rationale_sets = {{1}};
-    item.evidence.emplace(doc.doc_id, gold);
-  }
-  item.family_doc_ids = {doc.doc_id};
-  item.input.documents.push_back(doc);
-  item.gold.push_back(gold);
-  return item;
-}
-
-VerifierTrainingData toy_data() {
-  VerifierTrainingData data;
-  for (int i = 0; i < 12; ++i) data.claims.push_back(toy_claim(i));
-  data.corpus_texts = {"aspirin reduces headache pain", "coffee nurses weather sunny", "patients enrolled study tablets"};
-  return data;
-}
-
-VerificationOptions toy_options() {
-  VerificationOptions options;
-  options.folds = 3;
-  return options;
-}
-
-std::vector<VerificationInput> inputs_of(const VerifierTrainingData& data) {
-  std::vector<VerificationInput> inputs;
-  for (const auto& item : data.claims) inputs.push_back(item.input);
-  inputs.push_back({"empty", "no documents at all", {}});
-  return inputs;
-}
-
-}  // namespace
+using claimrag::testing::inputs_of;
+using claimrag::testing::toy_claim;
+using claimrag::testing::toy_data;
+using claimrag::testing::toy_options;
 
 TEST(ClaimVerifier, VerdictsSaveLoadRoundTripAndThreadCounts) {
   const auto data = toy_data();

@@ -30,6 +30,25 @@ TEST(VerificationConfig, TheFreeTextContradictRatioIsOneUnlessSetAndPositive) {
   EXPECT_THROW(load(R"({"verification": {"free_text_contradict_ratio": "0.3"}})"), UsageError);
 }
 
+TEST(VerificationConfig, TheShortEvidenceRuleIsOffUnlessSetAndItsValuesAreChecked) {
+  EXPECT_EQ(load("{}").verification.options.free_text_short_evidence.max_sentences, 0u);
+  const auto rule = load(R"({"verification": {"free_text_short_evidence": {"max_sentences": 1, "nei_threshold": 0.84,
+                          "contradict_ratio": 0.15, "contradict_cue": "with_cue"}}})")
+                        .verification.options.free_text_short_evidence;
+  EXPECT_EQ(rule.max_sentences, 1u);
+  EXPECT_EQ(rule.nei_threshold, 0.84);
+  EXPECT_EQ(rule.contradict_ratio, 0.15);
+  EXPECT_EQ(rule.contradict_cue, verification::ContradictCue::with_cue);
+  EXPECT_THROW(load(R"({"verification": {"free_text_short_evidence": {"max_sentence": 1}}})"), UsageError);
+  EXPECT_THROW(load(R"({"verification": {"free_text_short_evidence": {"max_sentences": -1}}})"), UsageError);
+  EXPECT_THROW(load(R"({"verification": {"free_text_short_evidence": {"nei_threshold": 1.5}}})"), UsageError);
+  EXPECT_THROW(load(R"({"verification": {"free_text_short_evidence": {"contradict_ratio": 0}}})"), UsageError);
+  EXPECT_THROW(load(R"({"verification": {"free_text_short_evidence": {"contradict_cue": "sometimes"}}})"), UsageError);
+  // The shipped configuration turns it on for evidence of one sentence.
+  const auto shipped = experiment::load_config(std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "configs" / "scifact.json");
+  EXPECT_EQ(shipped.verification.options.free_text_short_evidence.max_sentences, 1u);
+}
+
 TEST(VerificationConfig, NullAgainstEffectIsOffUnlessSet) {
   EXPECT_FALSE(load("{}").verification.options.null_against_effect);
   EXPECT_TRUE(load(R"({"verification": {"null_against_effect": true}})").verification.options.null_against_effect);

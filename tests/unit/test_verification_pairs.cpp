@@ -185,6 +185,20 @@ TEST(VerdictReport, AContradictRatioIsPartOfTheRuleBesideTheVerdict) {
   EXPECT_FALSE(json["documents"][0].contains("contradict_ratio"));
 }
 
+TEST(VerdictReport, TheShortEvidenceRuleSaysSoBesideTheVerdict) {
+  const auto input = aspirin_claim();
+  auto verdicts = verification::verify_claims(OverlapVerifier{}, std::span(&input, 1));
+  verdicts[0].documents[1].nei_threshold = 0.84;
+  verdicts[0].documents[1].short_evidence = true;
+  verdicts[0].documents[0].nei_threshold = 0.5;
+  const std::string text = verification::claim_verdict_text(input, verdicts[0]);
+  EXPECT_NE(text.find("    (evidence this short: NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= 0.840, else"), std::string::npos) << text;
+  EXPECT_NE(text.find("    (NOT_ENOUGH_INFO when P(NOT_ENOUGH_INFO) >= 0.500, else"), std::string::npos) << text;
+  const auto json = nlohmann::json::parse(verification::claim_verdict_json(input, verdicts[0]).dump());
+  EXPECT_EQ(json["documents"][1]["short_evidence"], true);
+  EXPECT_FALSE(json["documents"][0].contains("short_evidence"));
+}
+
 TEST(VerdictReport, TheConflictCuesAreShownWhenTheRuleReadsThem) {
   const auto input = aspirin_claim();
   auto verdicts = verification::verify_claims(OverlapVerifier{}, std::span(&input, 1));

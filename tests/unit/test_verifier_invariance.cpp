@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "claimrag/dataset/scifact.hpp"
+#include "claimrag/experiment/config.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
 #include "claimrag/verification/trained_verifier.hpp"
+#include "support/toy_verification.hpp"
 
 using namespace claimrag::verification;
 namespace fs = std::filesystem;
@@ -96,24 +98,12 @@ void expect_finite(const DocumentVerdict& verdict) {
 LabelledInput synthetic_claim(int i) {
   const bool negated = i % 2 == 1;
   const bool nei = i % 3 == 2;
-  LabelledInput item;
-  item.input.claim_id = std::to_string(i);
-  item.input.claim = "aspirin reduces headache in trial " + std::to_string(i);
-  EvidenceDocument doc{"d" + std::to_string(i), "", {}, 0, 0.0};
-  doc.sentences = {"patients were enrolled in the study",
-                   nei ? "coffee was served to the nurses"
-                       : negated ? "aspirin did not reduce headache in the trial" : "aspirin reduces headache in the trial",
-                   "the weather was sunny"};
-  GoldDocument gold;
-  if (!nei) {
-    gold.label = negated ? Label::contradict : Label::support;
-    gold.rationale_sets = {{1}};
-    item.evidence.emplace(doc.doc_id, gold);
-  }
-  item.family_doc_ids = {doc.doc_id};
-  item.input.documents.push_back(doc);
-  item.gold.push_back(gold);
-  return item;
+  return claimrag::testing::claim_with_one_document(
+      std::to_string(i), "aspirin reduces headache in trial " + std::to_string(i),
+      {"patients were enrolled in the study",
+       nei ? "coffee was served to the nurses" : negated ? "aspirin did not reduce headache in the trial" : "aspirin reduces headache in the trial",
+       "the weather was sunny"},
+      nei ? Label::not_enough_info : negated ? Label::contradict : Label::support);
 }
 
 std::unique_ptr<ClaimVerifier> synthetic_verifier() {
@@ -170,9 +160,15 @@ TEST(VerifierInvariance, EvidenceOfAnyLengthGivesFiniteProbabilities) {
   expect_finite(judge(*verifier, claim, {"no no no not never without " + giant}));
 }
 
-TEST(VerifierInvariance, FreeTextVerifierOnSciFactTrainPairs) {
-  const fs::path original = fs::path(CLAIMRAG_SOURCE_DIR) / "data/scifact/original";
-  if (!fs::exists(original / "claims_train.jsonl")) GTEST_SKIP() << "SciFact is absent (scripts/get-data.sh)";
+namespace {
+
+/// The three variants over the first 60 SciFact train pairs whose first gold sentence alone is
+/// SUPPORT for the free-text verifier trained with `options`.
+struct SciFactShifts {
+  Violations repeating, cycling, appending;
+};
+
+SciFactShifts scifact_shifts(const fs::path& original, const VerificationOptions& options) {
   const auto abstracts = claimrag::dataset::load_abstracts(original / "corpus.jsonl");
   const auto claims = claimrag::dataset::load_claims(original / "claims_train.jsonl", &abstracts);
   const auto index = index_abstracts(abstracts);
@@ -180,7 +176,7 @@ TEST(VerifierInvariance, FreeTextVerifierOnSciFactTrainPairs) {
   data.claims = free_text_inputs(claims, abstracts, index, bm25_run(abstracts, claims, 1.2, 0.75, 20), 42);
   data.corpus_texts = corpus_texts(abstracts);
   data.setting = VerifierSetting::free_text;
-  const auto verifier = train_claim_verifier(data, VerificationOptions{});
+  const auto verifier = train_claim_verifier(data, options);
 
   // Unrelated filler: the sentences of the corpus's first abstracts (no train claim cites them
   // all; a rare shared word does not make them support anything).
@@ -189,7 +185,8 @@ TEST(VerifierInvariance, FreeTextVerifierOnSciFactTrainPairs) {
     for (const auto& sentence : abstracts[a].sentences) unrelated.push_back(sentence);
   }
   std::size_t checked = 0;
-  Violations repeating, cycling, appending;
+  SciFactShifts shifts;
+  auto& [repeating, cycling, appending] = shifts;
   for (const auto& item : data.claims) {
     for (std::size_t d = 0; d < item.gold.size() && checked < 60; ++d) {
       const GoldDocument& gold = item.gold[d];
@@ -209,10 +206,19 @@ TEST(VerifierInvariance, FreeTextVerifierOnSciFactTrainPairs) {
       appending.add(shift(*verifier, claim, first, padded));
     }
   }
-  ASSERT_EQ(checked, 60u);
+  EXPECT_EQ(checked, 60u);
   for (const auto& [name, v] : {std::pair{"repeating", &repeating}, {"cycling", &cycling}, {"appending", &appending}}) {
     std::printf("%s: %zu to CONTRADICT, %zu below the margin, largest fall %.4f\n", name, v->flips, v->drops, v->largest_drop);
   }
+  return shifts;
+}
+
+}  // namespace
+
+TEST(VerifierInvariance, FreeTextVerifierOnSciFactTrainPairs) {
+  const fs::path original = fs::path(CLAIMRAG_SOURCE_DIR) / "data/scifact/original";
+  if (!fs::exists(original / "claims_train.jsonl")) GTEST_SKIP() << "SciFact is absent (scripts/get-data.sh)";
+  const auto [repeating, cycling, appending] = scifact_shifts(original, VerificationOptions{});
   // A repeated sentence is read once (feature_verifier.cpp): repeating it changes nothing at all.
   EXPECT_EQ(repeating.flips, 0u);
   EXPECT_EQ(repeating.drops, 0u);
@@ -225,4 +231,20 @@ TEST(VerifierInvariance, FreeTextVerifierOnSciFactTrainPairs) {
   EXPECT_LE(cycling.drops, 1u);
   EXPECT_EQ(appending.flips, 0u);
   EXPECT_LE(appending.drops, 2u);
+}
+
+TEST(VerifierInvariance, TheShippedRuleForOneSentenceNeverTurnsMoreSupportIntoContradiction) {
+  const fs::path original = fs::path(CLAIMRAG_SOURCE_DIR) / "data/scifact/original";
+  if (!fs::exists(original / "claims_train.jsonl")) GTEST_SKIP() << "SciFact is absent (scripts/get-data.sh)";
+  // The single sentence is judged by the rule for evidence of one sentence (its own θ and γ), the
+  // longer variants by θ chosen on SciFact: more sentences may leave the verdict NOT_ENOUGH_INFO,
+  // never CONTRADICT.
+  const VerificationOptions shipped =
+      claimrag::experiment::load_config(fs::path(CLAIMRAG_SOURCE_DIR) / "configs/scifact.json").verification.options;
+  ASSERT_EQ(shipped.free_text_short_evidence.max_sentences, 1u);
+  const auto [repeating, cycling, appending] = scifact_shifts(original, shipped);
+  EXPECT_EQ(repeating.flips, 0u);
+  EXPECT_EQ(repeating.drops, 0u);
+  EXPECT_EQ(cycling.flips, 0u);
+  EXPECT_EQ(appending.flips, 0u);
 }

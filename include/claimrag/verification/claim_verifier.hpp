@@ -74,6 +74,9 @@ struct DocumentVerdict {
   /// the rule asks for one before γ applies (VerificationOptions::free_text_contradict_cue); empty
   /// otherwise.
   std::optional<std::vector<std::string>> conflict_cues{};
+  /// Whether the rule was the free-text verifier's rule for short evidence
+  /// (VerificationOptions::free_text_short_evidence), whose θ and γ are its own.
+  bool short_evidence = false;
 };
 
 /// The verdicts on one claim: one per input document, in input order. `reason` says why a claim

@@ -54,6 +54,24 @@ std::string_view free_text_aggregation_name(FreeTextAggregation aggregation);
 /// The value named `name`; std::nullopt for any other text.
 std::optional<FreeTextAggregation> parse_free_text_aggregation(std::string_view name);
 
+/// The free-text rule for evidence of very few sentences (VerificationOptions::
+/// free_text_short_evidence). The label model learns from abstracts, where a rationale of one to
+/// three sentences is picked among several: its features (the best sentence's rank and gap, the
+/// top sentences' mean) read a passage of one or two sentences unlike any document it was trained
+/// on, and its P(NOT_ENOUGH_INFO) runs high on such passages whatever they say. Evidence of at most
+/// `max_sentences` distinct sentences is therefore judged with a θ and γ of its own, chosen on
+/// short passages (docs/builtin-verifier.md); longer evidence keeps the model's θ and the rule of
+/// free_text_contradict_ratio and free_text_contradict_cue.
+struct ShortEvidenceRule {
+  std::size_t max_sentences = 0;                  ///< 0: off, every document judged by the model's θ
+  double nei_threshold = 0.5;                     ///< θ for short evidence
+  double contradict_ratio = 1.0;                  ///< γ for short evidence
+  ContradictCue contradict_cue = ContradictCue::always;  ///< when its γ applies
+};
+
+/// What is wrong with `rule`'s numbers (θ in [0, 1], γ in (0, 10]); empty when nothing is.
+std::string short_evidence_problem(const ShortEvidenceRule& rule);
+
 struct VerificationOptions {
   std::size_t folds = 5;                 ///< cross-validation folds (≥ 2)
   std::size_t max_rationale = 3;         ///< sentences selected at most
@@ -119,6 +137,10 @@ struct VerificationOptions {
   /// evidence is CONTRADICT only when one of its sentences alone is. Used by the saved model and
   /// by the cross-validation that chooses τ and θ; the weights are trained as for `whole`.
   FreeTextAggregation free_text_aggregation = FreeTextAggregation::whole;
+  /// In the free-text setting, the θ and γ of evidence of very few distinct sentences (off when
+  /// its max_sentences is 0). Used by the saved model and by the cross-validation that chooses θ
+  /// for longer evidence; the weights are trained as without it.
+  ShortEvidenceRule free_text_short_evidence;
 };
 
 /// What a verifier was trained to read, recorded in its file so that a model is never used on
