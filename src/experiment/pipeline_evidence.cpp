@@ -11,6 +11,7 @@
 #include "claimrag/experiment/evidence/gate_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
+#include "claimrag/experiment/retrieval/rerank_stage.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -44,6 +45,7 @@ Stage evidence_stage(const std::string& rationales) {
       request.save_model = context.work / "models" / ("verifier_" + rationales + ".safetensors");
       request.rationales = rationales;
       request.original = config.data.original;
+      if (context.rerank_resources) request.corpus_models = &context.rerank_resources->extractor();
       run_extract_evidence(request, config);
     });
     const auto evaluation = evaluate_evidence(

@@ -10,6 +10,10 @@
 // configuration), negatives_per_positive per positive from the top negative_documents
 // non-relevant documents, whose relevant set is the qrels' relevant documents plus, for gold,
 // the rationale documents.
+// An earlier stage's models of the same corpus (the reranker's feature extractor: its BM25 index
+// and its TF-IDF vectorizer) stand in for the ones training would build, when they provably
+// equal them: the same corpus checksum, and for the vectorizer the same max_features; the BM25
+// index read from its file equals the one built in memory (bm25/streaming_build.hpp).
 // Seed use: one std::mt19937_64 seeded with the configuration's seed draws the negatives, then
 // initialises the model, then shuffles every epoch, in that order.
 
@@ -23,6 +27,7 @@
 #include "claimrag/dataset/beir.hpp"
 #include "claimrag/evidence/training_pairs.hpp"
 #include "claimrag/experiment/config.hpp"
+#include "claimrag/rerank/features.hpp"
 #include "claimrag/verifier/model.hpp"
 #include "claimrag/verifier/vocabulary.hpp"
 
@@ -54,10 +59,13 @@ std::filesystem::path original_claims_file(const std::filesystem::path& original
 
 /// The labelled pairs of `split`'s judged claims. `rationales` is "pseudo" or "gold"; "gold"
 /// reads `original_folder` (UsageError for anything else, DataError for unreadable files).
+/// `built` (optional) is an extractor of a corpus whose models are reused where they equal the
+/// ones this would build (see the top of this file); the pairs are the same either way.
 std::vector<evidence::LabelledPair> verifier_training_pairs(const EvidenceData& data, const ExperimentConfig& config,
                                                             const std::string& split, const std::string& rationales,
                                                             const std::filesystem::path& original_folder,
-                                                            std::mt19937_64& rng);
+                                                            std::mt19937_64& rng,
+                                                            const rerank::FeatureExtractor* built = nullptr);
 
 /// A trained verifier with the vocabulary it reads.
 struct EvidenceVerifier {
