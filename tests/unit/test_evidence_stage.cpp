@@ -6,6 +6,7 @@
 
 #include <omp.h>
 
+#include <optional>
 #include <set>
 
 #include "claimrag/error.hpp"
@@ -135,6 +136,10 @@ TEST(EvidenceTraining, TheRerankerModelsOfTheSameCorpusGiveTheSamePairs) {
     for (const std::size_t max_features : {50000, 4}) {  // 4: a vectorizer unlike the pseudo-gold one
       config.rerank.max_features = max_features;
       const experiment::RerankResources resources(folder.path() / corpus, folder.path() / (corpus + "-bm25"), config);
+      std::optional<tfidf::TfidfVectorizer> fitted, own;
+      const auto& vectorizer = experiment::pseudo_gold_vectorizer(data, &resources.extractor(), fitted);
+      EXPECT_EQ(&vectorizer == &resources.extractor().vectorizer(), corpus == "beir" && max_features == 50000);
+      EXPECT_EQ(vectorizer.fingerprint(), experiment::pseudo_gold_vectorizer(data, nullptr, own).fingerprint());
       for (const std::string rationales : {"pseudo", "gold"}) {
         std::mt19937_64 own_rng(42), reusing_rng(42);
         const auto own = experiment::verifier_training_pairs(data, config, "train", rationales, folder.path() / "original", own_rng);

@@ -47,13 +47,7 @@ bool of_same_corpus(const rerank::FeatureExtractor* built, const EvidenceData& d
 
 void add_pseudo_gold(const EvidenceData& data, std::vector<evidence::TrainingClaim>& claims, const rerank::FeatureExtractor* built) {
   std::optional<tfidf::TfidfVectorizer> fitted;
-  if (!of_same_corpus(built, data) || built->definition().tfidf_max_features != kPseudoGoldMaxFeatures) {
-    std::vector<std::string> texts;
-    texts.reserve(data.corpus().documents.size());
-    for (const auto& document : data.corpus().documents) texts.push_back(document.full_text());
-    fitted = tfidf::TfidfVectorizer::fit(texts, {.max_features = kPseudoGoldMaxFeatures});
-  }
-  const tfidf::TfidfVectorizer& vectorizer = fitted ? *fitted : built->vectorizer();
+  const tfidf::TfidfVectorizer& vectorizer = pseudo_gold_vectorizer(data, built, fitted);
   parallel_for(claims.size(), [&](std::size_t c) {
     claims[c].positives = evidence::pseudo_gold(claims[c].claim, claims[c].relevant_doc_ids, data.sentences(), vectorizer);
   });
@@ -108,6 +102,16 @@ EvidenceData::EvidenceData(const std::filesystem::path& beir_folder, std::size_t
       corpus_(std::make_unique<dataset::Corpus>(dataset::load_corpus(beir_folder / "corpus.jsonl"))),
       sentences_(std::make_unique<evidence::CorpusSentences>(*corpus_, min_sentence_characters)),
       queries_(dataset::load_queries(beir_folder / "queries.jsonl")) {}
+
+const tfidf::TfidfVectorizer& pseudo_gold_vectorizer(const EvidenceData& data, const rerank::FeatureExtractor* built,
+                                                     std::optional<tfidf::TfidfVectorizer>& fitted) {
+  if (of_same_corpus(built, data) && built->definition().tfidf_max_features == kPseudoGoldMaxFeatures) return built->vectorizer();
+  std::vector<std::string> texts;
+  texts.reserve(data.corpus().documents.size());
+  for (const auto& document : data.corpus().documents) texts.push_back(document.full_text());
+  fitted = tfidf::TfidfVectorizer::fit(texts, {.max_features = kPseudoGoldMaxFeatures});
+  return *fitted;
+}
 
 std::filesystem::path original_claims_file(const std::filesystem::path& original_folder, const std::string& split) {
   return original_folder / (split == "test" ? std::string("claims_dev.jsonl") : "claims_" + split + ".jsonl");

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -52,6 +53,11 @@ class EvidenceData {
   std::unique_ptr<evidence::CorpusSentences> sentences_;
   std::vector<dataset::Query> queries_;
 };
+
+/// The pseudo-gold rationales' TF-IDF vectorizer of `data`'s corpus: `built`'s where it equals it
+/// (see the top of this file), else one fitted into `fitted`, which must outlive its use.
+const tfidf::TfidfVectorizer& pseudo_gold_vectorizer(const EvidenceData& data, const rerank::FeatureExtractor* built,
+                                                     std::optional<tfidf::TfidfVectorizer>& fitted);
 
 /// Where a split's SciFact claims are in the release layout: claims_dev.jsonl for "test" (the
 /// BEIR test claims are SciFact's dev claims), claims_<split>.jsonl otherwise.
