@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <thread>
 #include <spdlog/spdlog.h>
 
 #include "claimrag/dense/row_sparse_adam.hpp"
@@ -154,10 +156,25 @@ std::vector<double> train(DualEncoder<float>& model, const std::vector<std::vect
 
 TrainedModel fit(std::int32_t vocabulary_size, const std::vector<std::vector<std::int32_t>>& queries,
                  const std::vector<std::vector<std::int32_t>>& documents,
-                 const std::vector<TrainingPair>& pairs, const DenseOptions& options) {
+                 const std::vector<TrainingPair>& pairs, const DenseOptions& options,
+                 const std::function<void()>& alongside_initialisation) {
   std::mt19937_64 rng(options.seed);
   TrainedModel trained{DualEncoder<float>(vocabulary_size, options), {}};
-  trained.model.initialise(rng);
+  if (alongside_initialisation) {
+    // Drawing the normal variates is sequential (a rejection method: no draw can be skipped to),
+    // so the caller's independent work fills the other core meanwhile.
+    std::thread initialise([&] { trained.model.initialise(rng); });
+    std::exception_ptr failure;
+    try {
+      alongside_initialisation();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    initialise.join();
+    if (failure) std::rethrow_exception(failure);
+  } else {
+    trained.model.initialise(rng);
+  }
   trained.epoch_losses = train(trained.model, queries, documents, pairs, rng);
   return trained;
 }

@@ -4,14 +4,24 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/parallel_for.hpp"
 #include "claimrag/text/tokenizer.hpp"
 
 namespace claimrag::dense {
 
 Vocabulary Vocabulary::build(const std::vector<std::string>& texts) {
+  // A token's id is its rank in sorted order, whichever text it was first seen in: the texts are
+  // read in shares on the threads, and the shares' distinct tokens merged.
+  constexpr std::size_t kShares = 4;
+  std::vector<text::TermDictionary> share_tokens(kShares);
+  parallel_for(kShares, [&](std::size_t share) {
+    for (std::size_t i = share * texts.size() / kShares; i < (share + 1) * texts.size() / kShares; ++i) {
+      text::for_each_token(texts[i], [&](std::string_view token) { share_tokens[share].intern(token); });
+    }
+  });
   text::TermDictionary seen;
-  for (const auto& text : texts) {
-    text::for_each_token(text, [&](std::string_view token) { seen.intern(token); });
+  for (const auto& share : share_tokens) {
+    for (const auto& token : share.terms()) seen.intern(token);
   }
   std::vector<std::string> tokens = seen.terms();
   std::sort(tokens.begin(), tokens.end());

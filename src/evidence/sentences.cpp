@@ -4,13 +4,17 @@
 #include <numeric>
 
 #include "claimrag/error.hpp"
+#include "claimrag/parallel_for.hpp"
 #include "claimrag/text/token_set.hpp"
 
 namespace claimrag::evidence {
 
-CorpusSentences::CorpusSentences(const dataset::Corpus& corpus, std::size_t minimum_characters) : corpus_(corpus) {
-  sentences_.reserve(corpus.documents.size());
-  for (const auto& document : corpus.documents) sentences_.push_back(text::split_sentences(document.text, minimum_characters));
+CorpusSentences::CorpusSentences(const dataset::Corpus& corpus, std::size_t minimum_characters)
+    : corpus_(corpus), sentences_(corpus.documents.size()) {
+  // Each document is split on its own, so the threads may take them in any order.
+  parallel_for(corpus.documents.size(), [&](std::size_t d) {
+    sentences_[d] = text::split_sentences(corpus.documents[d].text, minimum_characters);
+  });
 }
 
 SentenceRef CorpusSentences::ref(std::size_t document, std::size_t index) const {

@@ -11,6 +11,7 @@
 #include "claimrag/experiment/evidence/gate_stage.hpp"
 #include "claimrag/experiment/paper_tables.hpp"
 #include "claimrag/experiment/pipeline.hpp"
+#include "claimrag/experiment/retrieval/rerank_stage.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -35,6 +36,9 @@ Stage evidence_stage(const std::string& rationales) {
   stage.run = [rationales, section](StageContext& context) {
     const auto& config = context.config;
     const fs::path file = context.work / "evidence" / (section + ".jsonl");
+    // The reranker's BM25 index and TF-IDF vectorizer, which training and the evaluation reuse
+    // where they equal their own.
+    const rerank::FeatureExtractor* corpus_models = context.rerank_resources ? &context.rerank_resources->extractor() : nullptr;
     context.timer.time("evidence " + rationales, [&] {
       ExtractEvidenceRequest request;
       request.data = context.beir;
@@ -44,10 +48,12 @@ Stage evidence_stage(const std::string& rationales) {
       request.save_model = context.work / "models" / ("verifier_" + rationales + ".safetensors");
       request.rationales = rationales;
       request.original = config.data.original;
+      request.corpus_models = corpus_models;
       run_extract_evidence(request, config);
     });
     const auto evaluation = evaluate_evidence(
-        {context.beir, config.data.test_split, file, config.data.original, config.evidence.min_sentence_characters});
+        {context.beir, config.data.test_split, file, config.data.original, config.evidence.min_sentence_characters},
+        corpus_models);
     // Named relative to the reproduction folder, so that the file does not depend on where it is.
     write_evidence_evaluation(evaluation, "evidence/" + section + ".jsonl", config.data.test_split,
                               context.work / "evidence" / section, context.paper.section("evidence"));

@@ -33,9 +33,12 @@ Stage statistics_stage() {
 Stage bm25_stage() {
   return {"bm25", {}, {"models/bm25", "runs/bm25.trec"}, [](StageContext& context) {
             const auto& config = context.config;
-            context.timer.time("bm25 index", [&] { index_bm25(context.beir, context.work / "models" / "bm25", config); });
+            context.bm25_index = std::make_unique<bm25::InvertedIndex>(
+                context.timer.time("bm25 index", [&] { return index_bm25(context.beir, context.work / "models" / "bm25", config); }));
+            // Searched as read back from its file, as a later `claimrag retrieve` would.
             const auto run = context.timer.time("bm25 retrieval", [&] {
-              return retrieve_bm25(context.beir, context.work / "models" / "bm25", context.test_queries, config.bm25, config.bm25.depth);
+              return retrieve_bm25(bm25::Searcher(*context.bm25_index, config.bm25.parameters), context.test_queries,
+                                   config.bm25.depth);
             });
             run::write_trec_run(run, context.work / "runs" / "bm25.trec");
             context.evaluate_into("bm25", run);
@@ -67,7 +70,11 @@ Stage fusion_stage() {
 Stage rerank_stage() {
   return {"rerank", {"models/bm25", "runs/hybrid.trec"}, {kReranker, "runs/hybrid_rerank.trec"}, [](StageContext& context) {
             const auto& config = context.config;
-            context.rerank_resources = std::make_unique<RerankResources>(context.beir, context.work / "models" / "bm25", config);
+            const fs::path index_folder = context.work / "models" / "bm25";
+            context.rerank_resources =
+                context.bm25_index ? std::make_unique<RerankResources>(context.beir, index_folder, std::move(*context.bm25_index), config)
+                                   : std::make_unique<RerankResources>(context.beir, index_folder, config);
+            context.bm25_index.reset();
             const auto& resources = *context.rerank_resources;
             context.reranker = context.timer.time("reranker training", [&] { return train_reranker_on_split(resources, config); });
             const fs::path model_file = context.work / kReranker;
@@ -89,14 +96,14 @@ Stage training_runs_stage() {
             const auto& config = context.config;
             context.timer.time("training-claim runs", [&] {
               const auto queries = context.queries_of(config.data.train_split);
-              const fs::path models = context.work / "models";
               const fs::path runs = context.work / "runs" / "train";
-              run::write_trec_run(retrieve_bm25(context.beir, models / "bm25", queries, config.bm25, config.bm25.depth),
-                                  runs / "bm25.trec");
+              // The reranker's BM25 index is the one in models/bm25, already loaded and checked.
+              const auto& resources = *context.rerank_resources;
+              run::write_trec_run(retrieve_bm25(resources.extractor().searcher(), queries, config.bm25.depth), runs / "bm25.trec");
               run::write_trec_run(retrieve_dense(*context.dense_index, queries, config.dense.depth), runs / "dense.trec");
               run::write_trec_run(fuse_run_files({runs / "bm25.trec", runs / "dense.trec"}, fusion_options(config)),
                                   runs / "hybrid.trec");
-              run::write_trec_run(rerank_run_file(*context.rerank_resources, *context.reranker, (context.work / kReranker).string(),
+              run::write_trec_run(rerank_run_file(resources, *context.reranker, (context.work / kReranker).string(),
                                                   runs / "hybrid.trec", config),
                                   runs / "hybrid_rerank.trec");
             });

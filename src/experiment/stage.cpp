@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "claimrag/bm25/index.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/metrics/paired_difference.hpp"
 #include "claimrag/metrics/seen_documents.hpp"

@@ -7,6 +7,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/parallel_for.hpp"
 #include "claimrag/text/tokenizer.hpp"
 
 namespace claimrag::tfidf {
@@ -18,6 +19,49 @@ constexpr const char* kSource = "tfidf vectorizer";
 bool is_token(std::string_view term) {
   return !term.empty() && std::all_of(term.begin(), term.end(), text::is_token_byte);
 }
+
+/// Term and document frequencies of some documents, under provisional ids in order of first
+/// appearance.
+struct TermCounts {
+  text::TermDictionary ids;
+  std::vector<std::uint64_t> tf;
+  std::vector<std::uint32_t> df;
+
+  std::uint32_t id_of(std::string_view term) {
+    const std::uint32_t id = ids.intern(term);
+    if (id == tf.size()) {  // a new term
+      tf.push_back(0);
+      df.push_back(0);
+    }
+    return id;
+  }
+
+  /// Counts documents [begin, end); document frequency is counted through the last document
+  /// that incremented it.
+  void count(std::span<const std::string> documents, std::size_t begin, std::size_t end) {
+    std::vector<std::size_t> last_document;
+    for (std::size_t d = begin; d < end; ++d) {
+      text::for_each_token(documents[d], [&](std::string_view token) {
+        const std::uint32_t id = id_of(token);
+        if (id == last_document.size()) last_document.push_back(documents.size());
+        ++tf[id];
+        if (last_document[id] != d) {
+          last_document[id] = d;
+          ++df[id];
+        }
+      });
+    }
+  }
+
+  /// Adds the counts of other documents (integer sums: the same whatever the grouping).
+  void add(const TermCounts& other) {
+    for (std::uint32_t other_id = 0; other_id < other.ids.size(); ++other_id) {
+      const std::uint32_t id = id_of(other.ids.term(other_id));
+      tf[id] += other.tf[other_id];
+      df[id] += other.df[other_id];
+    }
+  }
+};
 
 }  // namespace
 
@@ -52,27 +96,18 @@ TfidfVectorizer TfidfVectorizer::fit(std::span<const std::string> documents,
                                      const TfidfOptions& options) {
   if (documents.empty()) throw UsageError("tfidf: cannot fit a vectorizer on zero documents");
 
-  // Provisional ids in order of first appearance; document frequency counted through the
-  // last document that incremented it.
-  text::TermDictionary ids;
-  std::vector<std::uint64_t> tf;
-  std::vector<std::uint32_t> df;
-  std::vector<std::size_t> last_document;
-  for (std::size_t d = 0; d < documents.size(); ++d) {
-    text::for_each_token(documents[d], [&](std::string_view token) {
-      const std::uint32_t id = ids.intern(token);
-      if (id == tf.size()) {  // a new term
-        tf.push_back(0);
-        df.push_back(0);
-        last_document.push_back(documents.size());
-      }
-      ++tf[id];
-      if (last_document[id] != d) {
-        last_document[id] = d;
-        ++df[id];
-      }
-    });
-  }
+  // The documents are counted in shares on the threads and the shares' counts summed; every
+  // later step orders the terms alphabetically, so the provisional ids' order does not matter.
+  constexpr std::size_t kShares = 4;
+  std::vector<TermCounts> shares(kShares);
+  parallel_for(kShares, [&](std::size_t share) {
+    shares[share].count(documents, share * documents.size() / kShares, (share + 1) * documents.size() / kShares);
+  });
+  TermCounts counts;
+  for (const auto& share : shares) counts.add(share);
+  const text::TermDictionary& ids = counts.ids;
+  const std::vector<std::uint64_t>& tf = counts.tf;
+  const std::vector<std::uint32_t>& df = counts.df;
   if (ids.size() == 0) {
     throw DataError(kSource, "empty vocabulary: none of the " + std::to_string(documents.size()) +
                                  " documents has a token");

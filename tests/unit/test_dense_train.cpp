@@ -172,6 +172,21 @@ TEST(DenseTrain, OneOrTwoThreadsGiveTheSameBytes) {
   EXPECT_EQ(one_encoded, two_encoded);
 }
 
+TEST(DenseTrain, TextsEncodedWhileTheTablesAreDrawnGiveTheSameBytes) {
+  const Data data = synthetic(3000, 100, 40, 60, 5);
+  const auto plain = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, small_options());
+  Texts queries, documents;
+  const auto alongside = claimrag::dense::fit(data.vocabulary, queries, documents, data.pairs, small_options(), [&] {
+    queries = data.queries;
+    documents = data.documents;
+  });
+  EXPECT_TRUE(same_bytes(plain.model, alongside.model));
+  EXPECT_EQ(plain.epoch_losses, alongside.epoch_losses);
+  Texts none;
+  EXPECT_THROW(claimrag::dense::fit(data.vocabulary, none, none, data.pairs, small_options(), [] { throw claimrag::DataError("x"); }),
+               claimrag::DataError);
+}
+
 TEST(DenseTrain, LogsOneLinePerEpochUnlessQuiet) {
   const Data data = synthetic(100, 20, 10, 20, 5);
   std::ostringstream log;

@@ -6,10 +6,13 @@
 
 #include <omp.h>
 
+#include <optional>
 #include <set>
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/evidence/evidence_stage.hpp"
+#include "claimrag/experiment/retrieval/bm25_stage.hpp"
+#include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "support/temp_folder.hpp"
 
@@ -75,6 +78,15 @@ std::set<std::string> keys(const std::vector<evidence::LabelledPair>& pairs, int
   return found;
 }
 
+std::vector<std::string> described(const std::vector<evidence::LabelledPair>& pairs) {
+  std::vector<std::string> lines;
+  for (const auto& pair : pairs) {
+    lines.push_back(pair.claim_id + ":" + pair.sentence.doc_id + ":" + std::to_string(pair.sentence.index) + ":" +
+                    std::to_string(pair.label));
+  }
+  return lines;
+}
+
 }  // namespace
 
 TEST(EvidenceTraining, PseudoGoldPositivesAndThreeNegativesEachFromNonRelevantDocuments) {
@@ -102,6 +114,42 @@ TEST(EvidenceTraining, GoldPositivesAreTheSplitterSentencesOfTheRationales) {
   EXPECT_EQ(keys(pairs, evidence::kPositiveLabel), (std::set<std::string>{"11:1:1", "13:6:0", "13:6:1"}));
   EXPECT_EQ(pairs.size(), 3u * 4u);  // 12 has no rationale: no pairs at all
   EXPECT_THROW(experiment::verifier_training_pairs(data, small_config(), "train", "silver", "", rng), UsageError);
+}
+
+// The reranker's BM25 index (read from its file) and TF-IDF vectorizer stand in for the ones
+// training builds only when they are of the same corpus (and, for the vectorizer, the same
+// max_features): the pairs and the random numbers drawn are the same either way.
+TEST(EvidenceTraining, TheRerankerModelsOfTheSameCorpusGiveTheSamePairs) {
+  TempFolder folder;
+  write_dataset(folder);
+  // Another corpus: the same documents and three more that BM25 would rank for every claim.
+  folder.write("other/corpus.jsonl",
+               io::read_file(folder.path() / "beir" / "corpus.jsonl") +
+                   "{\"_id\":\"8\",\"title\":\"Aspirin vitamin exercise\",\"text\":\"Aspirin stroke adults in women in teens.\"}\n"
+                   "{\"_id\":\"9\",\"title\":\"Vitamin bone density\",\"text\":\"Depression symptoms in adults and teens.\"}\n"
+                   "{\"_id\":\"10\",\"title\":\"Stroke risk\",\"text\":\"Bone density and stroke risk in women.\"}\n");
+  folder.write("other/queries.jsonl", io::read_file(folder.path() / "beir" / "queries.jsonl"));
+  auto config = small_config();
+  const experiment::EvidenceData data(folder.path() / "beir", 20);
+  for (const std::string corpus : {"beir", "other"}) {
+    experiment::index_bm25(folder.path() / corpus, folder.path() / (corpus + "-bm25"), config);
+    for (const std::size_t max_features : {50000, 4}) {  // 4: a vectorizer unlike the pseudo-gold one
+      config.rerank.max_features = max_features;
+      const experiment::RerankResources resources(folder.path() / corpus, folder.path() / (corpus + "-bm25"), config);
+      std::optional<tfidf::TfidfVectorizer> fitted, own;
+      const auto& vectorizer = experiment::pseudo_gold_vectorizer(data, &resources.extractor(), fitted);
+      EXPECT_EQ(&vectorizer == &resources.extractor().vectorizer(), corpus == "beir" && max_features == 50000);
+      EXPECT_EQ(vectorizer.fingerprint(), experiment::pseudo_gold_vectorizer(data, nullptr, own).fingerprint());
+      for (const std::string rationales : {"pseudo", "gold"}) {
+        std::mt19937_64 own_rng(42), reusing_rng(42);
+        const auto own = experiment::verifier_training_pairs(data, config, "train", rationales, folder.path() / "original", own_rng);
+        const auto reusing = experiment::verifier_training_pairs(data, config, "train", rationales, folder.path() / "original",
+                                                                 reusing_rng, &resources.extractor());
+        EXPECT_EQ(described(reusing), described(own)) << corpus << " " << max_features << " " << rationales;
+        EXPECT_EQ(reusing_rng(), own_rng());
+      }
+    }
+  }
 }
 
 TEST(EvidenceStage, SelectionsEmptySelectionsAndTheirReasons) {

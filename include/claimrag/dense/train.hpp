@@ -9,6 +9,7 @@
 // batch size, i.e. the mean loss per pair.
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -34,10 +35,14 @@ struct TrainedModel {
 };
 
 /// The whole recipe: a generator seeded with options.seed initialises the tables, then
-/// shuffles the pairs of every epoch.
+/// shuffles the pairs of every epoch. `alongside_initialisation` (optional) runs on the calling
+/// thread while the tables are drawn on a thread of their own, and may fill `queries` and
+/// `documents` (read only after it returns): the draws are one sequential stream, the same bytes
+/// whatever runs beside them. Its exception, if any, is rethrown once the drawing has ended.
 TrainedModel fit(std::int32_t vocabulary_size, const std::vector<std::vector<std::int32_t>>& queries,
                  const std::vector<std::vector<std::int32_t>>& documents,
-                 const std::vector<TrainingPair>& pairs, const DenseOptions& options);
+                 const std::vector<TrainingPair>& pairs, const DenseOptions& options,
+                 const std::function<void()>& alongside_initialisation = {});
 
 /// The permutation of 0..n-1 that train() uses for one epoch (exposed for tests).
 std::vector<std::size_t> shuffled_order(std::size_t n, std::mt19937_64& rng);

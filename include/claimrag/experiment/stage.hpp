@@ -28,6 +28,14 @@
 namespace claimrag::experiment {
 
 class RerankResources;
+}  // namespace claimrag::experiment
+
+namespace claimrag::bm25 {
+class InvertedIndex;
+}  // namespace claimrag::bm25
+
+namespace claimrag::experiment {
+
 struct DenseIndex;
 class SciFactVerifiers;
 
@@ -53,6 +61,8 @@ struct StageContext {
   const std::optional<std::set<std::string>> train_relevant_documents;
 
   // Made by one stage, used by later ones (null or empty until then).
+  /// The bm25 stage's index, as saved in models/bm25; moved into rerank_resources by the rerank stage.
+  std::unique_ptr<bm25::InvertedIndex> bm25_index;
   std::unique_ptr<RerankResources> rerank_resources;
   std::unique_ptr<DenseIndex> dense_index;  ///< the dense stage's model and encoded corpus, as saved
   std::optional<rerank::RerankerModel> reranker;

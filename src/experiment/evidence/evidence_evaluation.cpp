@@ -79,13 +79,12 @@ EvidenceEvaluation score_evidence(const std::vector<ClaimGold>& gold, const std:
   return evaluation;
 }
 
-EvidenceEvaluation evaluate_evidence(const EvidenceEvaluationRequest& request) {
+EvidenceEvaluation evaluate_evidence(const EvidenceEvaluationRequest& request, const rerank::FeatureExtractor* corpus_models) {
   const EvidenceData data(request.data, request.min_sentence_characters);
   const auto qrels = dataset::load_split(request.data, request.split);
   const auto claims = dataset::queries_of_split(data.queries(), qrels, (request.data / "qrels" / (request.split + ".tsv")).string());
-  std::vector<std::string> texts;
-  for (const auto& document : data.corpus().documents) texts.push_back(document.full_text());
-  const auto vectorizer = tfidf::TfidfVectorizer::fit(texts, {.max_features = 50000});
+  std::optional<tfidf::TfidfVectorizer> fitted;
+  const tfidf::TfidfVectorizer& vectorizer = pseudo_gold_vectorizer(data, corpus_models, fitted);
 
   std::vector<dataset::Abstract> abstracts;
   std::map<std::string, dataset::Claim> originals;

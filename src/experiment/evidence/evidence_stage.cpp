@@ -10,6 +10,7 @@
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/verifier/model_io.hpp"
 #include "claimrag/io/json_output.hpp"
+#include "claimrag/parallel_for.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -41,12 +42,13 @@ std::vector<evidence::ClaimEvidence> extract_evidence(const EvidenceVerifier& ve
                                                       const std::vector<dataset::Query>& claims, const run::Run& run,
                                                       const EvidenceConfig& config, std::size_t scoring_batch_size,
                                                       const std::string& run_source) {
-  std::vector<ClaimCandidates> per_claim;
+  // Each claim's candidates depend on that claim alone: the threads may take the claims in any order.
+  std::vector<ClaimCandidates> per_claim(claims.size());
+  parallel_for(claims.size(), [&](std::size_t c) { per_claim[c] = candidates_of(claims[c], run, data, config, run_source); });
   std::vector<std::string> claim_texts, sentence_texts;
-  for (const auto& claim : claims) {
-    per_claim.push_back(candidates_of(claim, run, data, config, run_source));
-    for (const auto& candidate : per_claim.back().candidates) {
-      claim_texts.push_back(claim.text);
+  for (std::size_t c = 0; c < claims.size(); ++c) {
+    for (const auto& candidate : per_claim[c].candidates) {
+      claim_texts.push_back(claims[c].text);
       sentence_texts.push_back(candidate.sentence.text);
     }
   }
@@ -81,7 +83,8 @@ ExtractEvidenceSummary run_extract_evidence(const ExtractEvidenceRequest& reques
     model_source["metadata"].erase("vocabulary");
   } else {
     std::mt19937_64 rng(config.seed);
-    const auto pairs = verifier_training_pairs(data, config, config.data.train_split, rationales, original, rng);
+    const auto pairs = verifier_training_pairs(data, config, config.data.train_split, rationales, original, rng,
+                                                 request.corpus_models);
     for (const auto& pair : pairs) summary.positives += pair.label == evidence::kPositiveLabel ? 1 : 0;
     summary.training_pairs = pairs.size();
     if (request.log_progress) {

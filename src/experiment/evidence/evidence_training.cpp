@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "claimrag/bm25/index.hpp"
@@ -9,6 +10,7 @@
 #include "claimrag/dataset/scifact.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/metrics/evidence.hpp"
+#include "claimrag/parallel_for.hpp"
 #include "claimrag/text/tokenizer.hpp"
 #include "claimrag/tfidf/vectorizer.hpp"
 #include "claimrag/verifier/training.hpp"
@@ -35,12 +37,20 @@ std::vector<evidence::TrainingClaim> judged_claims(const EvidenceData& data, con
   return claims;
 }
 
-void add_pseudo_gold(const EvidenceData& data, std::vector<evidence::TrainingClaim>& claims) {
-  std::vector<std::string> texts;
-  texts.reserve(data.corpus().documents.size());
-  for (const auto& document : data.corpus().documents) texts.push_back(document.full_text());
-  const auto vectorizer = tfidf::TfidfVectorizer::fit(texts, {.max_features = 50000});
-  for (auto& claim : claims) claim.positives = evidence::pseudo_gold(claim.claim, claim.relevant_doc_ids, data.sentences(), vectorizer);
+constexpr std::size_t kPseudoGoldMaxFeatures = 50000;
+
+/// Whether `built` was made from the corpus of `data` (checksums of corpus.jsonl equal).
+bool of_same_corpus(const rerank::FeatureExtractor* built, const EvidenceData& data) {
+  return built != nullptr && built->definition().corpus_checksum == data.corpus().checksum &&
+         built->index().corpus_checksum() == data.corpus().checksum;
+}
+
+void add_pseudo_gold(const EvidenceData& data, std::vector<evidence::TrainingClaim>& claims, const rerank::FeatureExtractor* built) {
+  std::optional<tfidf::TfidfVectorizer> fitted;
+  const tfidf::TfidfVectorizer& vectorizer = pseudo_gold_vectorizer(data, built, fitted);
+  parallel_for(claims.size(), [&](std::size_t c) {
+    claims[c].positives = evidence::pseudo_gold(claims[c].claim, claims[c].relevant_doc_ids, data.sentences(), vectorizer);
+  });
 }
 
 void add_gold_rationales(const EvidenceData& data, const std::filesystem::path& claims_file,
@@ -66,8 +76,11 @@ void add_gold_rationales(const EvidenceData& data, const std::filesystem::path& 
 }
 
 /// BM25 rankings of the claims, deep enough to hold negative_documents non-relevant documents.
-run::Run bm25_rankings(const EvidenceData& data, const std::vector<evidence::TrainingClaim>& claims, const ExperimentConfig& config) {
-  const auto index = bm25::build_index(data.corpus(), data.corpus().checksum);
+run::Run bm25_rankings(const EvidenceData& data, const std::vector<evidence::TrainingClaim>& claims, const ExperimentConfig& config,
+                       const rerank::FeatureExtractor* built) {
+  std::optional<bm25::InvertedIndex> own;
+  if (!of_same_corpus(built, data)) own = bm25::build_index(data.corpus(), data.corpus().checksum);
+  const bm25::InvertedIndex& index = own ? *own : built->index();
   const bm25::Searcher searcher(index, config.bm25.parameters);
   std::size_t most_relevant = 0;
   std::vector<std::string_view> texts;
@@ -90,6 +103,16 @@ EvidenceData::EvidenceData(const std::filesystem::path& beir_folder, std::size_t
       sentences_(std::make_unique<evidence::CorpusSentences>(*corpus_, min_sentence_characters)),
       queries_(dataset::load_queries(beir_folder / "queries.jsonl")) {}
 
+const tfidf::TfidfVectorizer& pseudo_gold_vectorizer(const EvidenceData& data, const rerank::FeatureExtractor* built,
+                                                     std::optional<tfidf::TfidfVectorizer>& fitted) {
+  if (of_same_corpus(built, data) && built->definition().tfidf_max_features == kPseudoGoldMaxFeatures) return built->vectorizer();
+  std::vector<std::string> texts;
+  texts.reserve(data.corpus().documents.size());
+  for (const auto& document : data.corpus().documents) texts.push_back(document.full_text());
+  fitted = tfidf::TfidfVectorizer::fit(texts, {.max_features = kPseudoGoldMaxFeatures});
+  return *fitted;
+}
+
 std::filesystem::path original_claims_file(const std::filesystem::path& original_folder, const std::string& split) {
   return original_folder / (split == "test" ? std::string("claims_dev.jsonl") : "claims_" + split + ".jsonl");
 }
@@ -97,16 +120,16 @@ std::filesystem::path original_claims_file(const std::filesystem::path& original
 std::vector<evidence::LabelledPair> verifier_training_pairs(const EvidenceData& data, const ExperimentConfig& config,
                                                             const std::string& split, const std::string& rationales,
                                                             const std::filesystem::path& original_folder,
-                                                            std::mt19937_64& rng) {
+                                                            std::mt19937_64& rng, const rerank::FeatureExtractor* built) {
   auto claims = judged_claims(data, split);
   if (rationales == "pseudo") {
-    add_pseudo_gold(data, claims);
+    add_pseudo_gold(data, claims, built);
   } else if (rationales == "gold") {
     add_gold_rationales(data, original_claims_file(original_folder, split), original_folder, claims);
   } else {
     throw UsageError("rationales must be \"pseudo\" or \"gold\", not \"" + rationales + "\"");
   }
-  const run::Run rankings = bm25_rankings(data, claims, config);
+  const run::Run rankings = bm25_rankings(data, claims, config, built);
   for (auto& claim : claims) claim.ranking = rankings.find(claim.claim_id);
   return evidence::sample_training_pairs(claims, data.sentences(),
                                          {config.verifier.negatives_per_positive, config.verifier.negative_documents}, rng,
@@ -136,11 +159,12 @@ EvidenceVerifier train_evidence_verifier(const std::vector<evidence::LabelledPai
   EvidenceVerifier trained{verifier::Vocabulary::build(texts, {.min_count = config.vocabulary_min_count}), nullptr, {}};
   trained.model = std::make_unique<verifier::VerifierModel<float>>(trained.vocabulary.size(), verifier_options(config), rng);
   verifier::TrainingSet set;
-  for (const auto& pair : pairs) {
-    set.pairs.push_back(verifier::encode_pair(trained.vocabulary, text::tokenize(pair.claim), text::tokenize(pair.sentence.text),
-                                              config.max_length));
-    set.labels.push_back(pair.label);
-  }
+  set.pairs.resize(pairs.size());
+  parallel_for(pairs.size(), [&](std::size_t i) {
+    set.pairs[i] = verifier::encode_pair(trained.vocabulary, text::tokenize(pairs[i].claim), text::tokenize(pairs[i].sentence.text),
+                                         config.max_length);
+  });
+  for (const auto& pair : pairs) set.labels.push_back(pair.label);
   verifier::TrainingOptions options;
   options.epochs = config.epochs;
   options.batch_size = config.batch_size;
@@ -154,12 +178,11 @@ EvidenceVerifier train_evidence_verifier(const std::vector<evidence::LabelledPai
 std::vector<double> evidence_scores(const EvidenceVerifier& verifier, const std::vector<std::string>& claims,
                                     const std::vector<std::string>& sentences, std::size_t batch_size) {
   if (claims.size() != sentences.size()) throw InternalError("evidence_scores: one claim per sentence expected");
-  std::vector<verifier::EncodedPair> pairs;
-  pairs.reserve(claims.size());
+  std::vector<verifier::EncodedPair> pairs(claims.size());
   const std::size_t max_length = verifier.model->options().max_length;
-  for (std::size_t i = 0; i < claims.size(); ++i) {
-    pairs.push_back(verifier::encode_pair(verifier.vocabulary, text::tokenize(claims[i]), text::tokenize(sentences[i]), max_length));
-  }
+  parallel_for(claims.size(), [&](std::size_t i) {
+    pairs[i] = verifier::encode_pair(verifier.vocabulary, text::tokenize(claims[i]), text::tokenize(sentences[i]), max_length);
+  });
   std::vector<double> scores(pairs.size());
   if (pairs.empty()) return scores;
   const auto probabilities = verifier::predict_probabilities(*verifier.model, pairs, batch_size);

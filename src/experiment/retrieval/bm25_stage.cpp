@@ -23,7 +23,7 @@ std::vector<dataset::Query> select_queries(const std::filesystem::path& beir_fol
                                    (beir_folder / "qrels" / (selection.split + ".tsv")).string());
 }
 
-void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
+bm25::InvertedIndex index_bm25(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
                 const ExperimentConfig& config) {
   const auto corpus_path = beir_folder / "corpus.jsonl";
   const auto index_path = out_folder / kBm25IndexFile;
@@ -32,7 +32,7 @@ void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem:
   const auto staged_index = files.stage(index_path);
   // Streamed: neither the corpus nor its postings are ever held whole in memory.
   bm25::write_index_streaming(corpus_path, staged_index);
-  const auto index = bm25::load_index(staged_index);
+  auto index = bm25::load_index(staged_index);
   const std::string& checksum = index.corpus_checksum();
   write_meta(out_folder, config,
              {{"stage", "index"},
@@ -45,12 +45,17 @@ void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem:
   files.commit();
   spdlog::info("BM25 index: {} documents, {} terms, {} postings -> {}", index.document_count(),
                index.term_count(), index.posting_count(), index_path.string());
+  return index;
 }
 
 bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
                                        const std::filesystem::path& corpus_path) {
+  return checked_index(bm25::load_index(index_folder / kBm25IndexFile), index_folder, corpus, corpus_path);
+}
+
+bm25::InvertedIndex checked_index(bm25::InvertedIndex index, const std::filesystem::path& index_folder,
+                                  const dataset::Corpus& corpus, const std::filesystem::path& corpus_path) {
   const auto index_path = index_folder / kBm25IndexFile;
-  auto index = bm25::load_index(index_path);
   if (index.corpus_checksum() != corpus.checksum) {
     throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() + " (checksum " +
                                              index.corpus_checksum() + ", now " + corpus.checksum +
@@ -72,7 +77,10 @@ run::Run retrieve_bm25(const std::filesystem::path& beir_folder,
                                              " (checksum " + index.corpus_checksum() + ", now " + checksum +
                                              "): run claimrag index again");
   }
-  const bm25::Searcher searcher(index, bm25.parameters);
+  return retrieve_bm25(bm25::Searcher(index, bm25.parameters), queries, k);
+}
+
+run::Run retrieve_bm25(const bm25::Searcher& searcher, const std::vector<dataset::Query>& queries, std::size_t k) {
   std::vector<std::string> ids;
   std::vector<std::string_view> texts;
   for (const auto& query : queries) {

@@ -53,9 +53,11 @@ DenseIndex index_dense(const std::filesystem::path& beir_folder, const std::file
   std::vector<std::string> vocabulary_texts = texts;
   vocabulary_texts.insert(vocabulary_texts.end(), query_texts.begin(), query_texts.end());
   const auto vocabulary = dense::Vocabulary::build(vocabulary_texts);
-  const auto documents = vocabulary.encode_all(texts);
-  auto trained = dense::fit(static_cast<std::int32_t>(vocabulary.size()), vocabulary.encode_all(query_texts), documents,
-                                  pairs, config.dense);
+  std::vector<std::vector<std::int32_t>> queries_encoded, documents;
+  auto trained = dense::fit(static_cast<std::int32_t>(vocabulary.size()), queries_encoded, documents, pairs, config.dense, [&] {
+    documents = vocabulary.encode_all(texts);
+    queries_encoded = vocabulary.encode_all(query_texts);
+  });
   const nn::SafetensorsMetadata extra{{"corpus_checksum", corpus.checksum}};
   // The model, the corpus it encoded and the meta file that describes them are only meaningful
   // together: replaced together or not at all.

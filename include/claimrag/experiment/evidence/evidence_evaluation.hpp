@@ -20,6 +20,7 @@
 
 #include "claimrag/evidence/selection.hpp"
 #include "claimrag/metrics/evidence.hpp"
+#include "claimrag/rerank/features.hpp"
 
 namespace claimrag::experiment {
 
@@ -54,7 +55,10 @@ struct EvidenceEvaluationRequest {
 
 /// Loads the data, builds every claim's gold (pseudo-gold with a TF-IDF vectorizer fitted on
 /// title + " " + text, max_features 50,000; rationales from original_claims_file) and scores.
-EvidenceEvaluation evaluate_evidence(const EvidenceEvaluationRequest& request);
+/// `corpus_models` (optional): the reranker's extractor of a corpus, whose vectorizer is used
+/// where it equals that one (pseudo_gold_vectorizer); the results are the same without it.
+EvidenceEvaluation evaluate_evidence(const EvidenceEvaluationRequest& request,
+                                     const rerank::FeatureExtractor* corpus_models = nullptr);
 
 /// Writes `<prefix>.tsv` (one row per claim, "NA" where a metric does not apply, then "mean" and,
 /// when `paper` is given, "paper" rows) and `<prefix>.json` (means, counts, per-claim values, and

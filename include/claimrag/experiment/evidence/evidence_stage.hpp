@@ -35,6 +35,9 @@ struct ExtractEvidenceRequest {
   std::filesystem::path save_model;  ///< where to save the verifier used (optional)
   std::string rationales;            ///< "pseudo" or "gold"; empty: the configuration's
   std::filesystem::path original;    ///< SciFact release layout; empty: the configuration's
+  /// The reranker's extractor of a corpus, whose models training reuses where they equal its own
+  /// (verifier_training_pairs); optional, the outputs are the same without it.
+  const rerank::FeatureExtractor* corpus_models = nullptr;
   bool log_progress = true;
 };
 

@@ -10,12 +10,17 @@
 // configuration), negatives_per_positive per positive from the top negative_documents
 // non-relevant documents, whose relevant set is the qrels' relevant documents plus, for gold,
 // the rationale documents.
+// An earlier stage's models of the same corpus (the reranker's feature extractor: its BM25 index
+// and its TF-IDF vectorizer) stand in for the ones training would build, when they provably
+// equal them: the same corpus checksum, and for the vectorizer the same max_features; the BM25
+// index read from its file equals the one built in memory (bm25/streaming_build.hpp).
 // Seed use: one std::mt19937_64 seeded with the configuration's seed draws the negatives, then
 // initialises the model, then shuffles every epoch, in that order.
 
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -23,6 +28,7 @@
 #include "claimrag/dataset/beir.hpp"
 #include "claimrag/evidence/training_pairs.hpp"
 #include "claimrag/experiment/config.hpp"
+#include "claimrag/rerank/features.hpp"
 #include "claimrag/verifier/model.hpp"
 #include "claimrag/verifier/vocabulary.hpp"
 
@@ -48,16 +54,24 @@ class EvidenceData {
   std::vector<dataset::Query> queries_;
 };
 
+/// The pseudo-gold rationales' TF-IDF vectorizer of `data`'s corpus: `built`'s where it equals it
+/// (see the top of this file), else one fitted into `fitted`, which must outlive its use.
+const tfidf::TfidfVectorizer& pseudo_gold_vectorizer(const EvidenceData& data, const rerank::FeatureExtractor* built,
+                                                     std::optional<tfidf::TfidfVectorizer>& fitted);
+
 /// Where a split's SciFact claims are in the release layout: claims_dev.jsonl for "test" (the
 /// BEIR test claims are SciFact's dev claims), claims_<split>.jsonl otherwise.
 std::filesystem::path original_claims_file(const std::filesystem::path& original_folder, const std::string& split);
 
 /// The labelled pairs of `split`'s judged claims. `rationales` is "pseudo" or "gold"; "gold"
 /// reads `original_folder` (UsageError for anything else, DataError for unreadable files).
+/// `built` (optional) is an extractor of a corpus whose models are reused where they equal the
+/// ones this would build (see the top of this file); the pairs are the same either way.
 std::vector<evidence::LabelledPair> verifier_training_pairs(const EvidenceData& data, const ExperimentConfig& config,
                                                             const std::string& split, const std::string& rationales,
                                                             const std::filesystem::path& original_folder,
-                                                            std::mt19937_64& rng);
+                                                            std::mt19937_64& rng,
+                                                            const rerank::FeatureExtractor* built = nullptr);
 
 /// A trained verifier with the vocabulary it reads.
 struct EvidenceVerifier {

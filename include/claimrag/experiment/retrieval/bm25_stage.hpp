@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "claimrag/bm25/index.hpp"
+#include "claimrag/bm25/search.hpp"
 #include "claimrag/dataset/beir.hpp"
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/run/run.hpp"
@@ -28,14 +29,17 @@ std::vector<dataset::Query> select_queries(const std::filesystem::path& beir_fol
                                            const QuerySelection& selection);
 
 /// Builds the BM25 index of `<beir_folder>/corpus.jsonl` into `<out_folder>/bm25.index` and
-/// writes `<out_folder>/meta.json`.
-void index_bm25(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
+/// writes `<out_folder>/meta.json`; returns the index as read back from the file.
+bm25::InvertedIndex index_bm25(const std::filesystem::path& beir_folder, const std::filesystem::path& out_folder,
                 const ExperimentConfig& config);
 
 /// Loads `<index_folder>/bm25.index`, which must have been built from `corpus` (read from
 /// `corpus_path`): a DataError naming the index asks to index again otherwise.
 bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
                                        const std::filesystem::path& corpus_path);
+/// The same check of an index already read from `<index_folder>/bm25.index`.
+bm25::InvertedIndex checked_index(bm25::InvertedIndex index, const std::filesystem::path& index_folder,
+                                  const dataset::Corpus& corpus, const std::filesystem::path& corpus_path);
 
 /// Retrieves the top `k` documents per query with the index in `index_folder`, which must have
 /// been built from the corpus in `beir_folder` (checked by checksum). The run's tag is "bm25".
@@ -43,5 +47,8 @@ run::Run retrieve_bm25(const std::filesystem::path& beir_folder,
                        const std::filesystem::path& index_folder,
                        const std::vector<dataset::Query>& queries, const Bm25Config& bm25,
                        std::size_t k);
+
+/// The same with an index already loaded and checked, through `searcher`.
+run::Run retrieve_bm25(const bm25::Searcher& searcher, const std::vector<dataset::Query>& queries, std::size_t k);
 
 }  // namespace claimrag::experiment

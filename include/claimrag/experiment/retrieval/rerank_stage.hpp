@@ -28,6 +28,9 @@ class RerankResources {
   /// must have been built from that corpus: DataError otherwise) and fits the features' TF-IDF.
   RerankResources(const std::filesystem::path& beir_folder, const std::filesystem::path& index_folder,
                   const ExperimentConfig& config);
+  /// The same with `<index_folder>/bm25.index` already read into `loaded` (checked the same way).
+  RerankResources(const std::filesystem::path& beir_folder, const std::filesystem::path& index_folder,
+                  bm25::InvertedIndex loaded, const ExperimentConfig& config);
   RerankResources(const RerankResources&) = delete;
   RerankResources& operator=(const RerankResources&) = delete;
 
@@ -37,6 +40,8 @@ class RerankResources {
   [[nodiscard]] const std::unordered_map<std::string, std::string>& query_text() const { return query_text_; }
 
  private:
+  void load_queries();
+
   std::filesystem::path beir_folder_;
   dataset::Corpus corpus_;
   bm25::InvertedIndex index_;
