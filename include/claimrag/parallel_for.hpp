@@ -28,4 +28,12 @@ void parallel_for(std::size_t count, Body&& body) {
   }
 }
 
+/// Splits [0, count) into `shares` consecutive ranges of near-equal size and runs
+/// body(share, begin, end) for each on the threads (parallel_for's order and failures): for work
+/// whose per-range results are merged afterwards, in share order.
+template <typename Body>
+void parallel_for_shares(std::size_t count, std::size_t shares, Body&& body) {
+  parallel_for(shares, [&](std::size_t share) { body(share, share * count / shares, (share + 1) * count / shares); });
+}
+
 }  // namespace claimrag

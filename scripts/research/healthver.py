@@ -132,21 +132,38 @@ def f1s(ids, gold, predicted):
     return f
 
 
+THETAS = [round(0.01 * k, 2) for k in range(20, 97)]
+
+
+def gold_and_folds(dev):
+    """Each pair's gold label, and its fold: 5 folds grouped by claim (crc32 of the claim text)."""
+    rows = {r["id"]: r for r in read(dev)}
+    return ({i: r["label"] for i, r in rows.items()},
+            {i: zlib.crc32(r["claim"].encode()) % 5 for i, r in rows.items()})
+
+
+def best_rule(train, gold, label, unrelated_is_nei, ratios):
+    """(macro-F1, θ, γ) of the rule with the best macro-F1 on the `train` pairs among the θ of
+    THETAS keeping their unrelated pairs NOT_ENOUGH_INFO at rate >= UNRELATED_NEI and the γ of
+    `ratios`; ties go to γ nearest 1, then the lowest θ. label(i, θ, γ) is pair i's label,
+    unrelated_is_nei(i, θ) whether the unrelated pair of i is NOT_ENOUGH_INFO."""
+    allowed = [t for t in THETAS if sum(unrelated_is_nei(i, t) for i in train) / max(1, len(train)) >= UNRELATED_NEI] or [THETAS[0]]
+    scored = ((f1s(train, gold, {i: label(i, t, g) for i in train})["macro"], t, g) for t in allowed for g in ratios)
+    return max(scored, key=lambda m: (m[0], -abs(m[2] - 1), -m[1]))
+
+
 def grouped_cv(dev, verdicts, ratios, cue="always", cues=None, short_only=False):
     """The held-out choice of (θ, γ) over the θ grid and `ratios`: (gold labels, related ids, their
     probabilities, the unrelated pairs' NEI rate as a function of θ, [(θ, γ) per fold], pooled
     held-out F1s, held-out unrelated NEI rate). With `short_only`, (θ, γ) decide only the pairs
     the verifier judged by its short-evidence rule; the others keep the verifier's labels."""
-    rows = {r["id"]: r for r in read(dev)}
-    gold = {i: r["label"] for i, r in rows.items()}
-    fold = {i: zlib.crc32(r["claim"].encode()) % 5 for i, r in rows.items()}
+    gold, fold = gold_and_folds(dev)
     if short_only:
         related, unrelated, fixed = probabilities(verdicts, short_only=True)
     else:
         (related, unrelated), fixed = probabilities(verdicts), {}
     ids = sorted(set(related) | {i for i in fixed if not i.startswith("u-")})
     uids = sorted(set(unrelated) | {i[2:] for i in fixed if i.startswith("u-")})
-    thetas = [round(0.01 * k, 2) for k in range(20, 97)]
 
     def label(i, theta, ratio):
         return decide(related[i], theta, ratio, cue, cues) if i in related else fixed[i]
@@ -157,16 +174,10 @@ def grouped_cv(dev, verdicts, ratios, cue="always", cues=None, short_only=False)
     def unrelated_nei(us, theta):
         return sum(unrelated_label_nei(u, theta) for u in us) / max(1, len(us))
 
-    def macro(train, theta, ratio):
-        return f1s(train, gold, {i: label(i, theta, ratio) for i in train})["macro"]
-
     chosen, predicted, unrelated_held_out = [], {}, []
     for k in range(5):
         train = [i for i in ids if fold[i] != k]
-        utrain = [u for u in uids if fold[u] != k]
-        allowed = [t for t in thetas if unrelated_nei(utrain, t) >= UNRELATED_NEI] or [thetas[0]]
-        theta, ratio = max(((t, g) for t in allowed for g in ratios),
-                           key=lambda tg: (macro(train, *tg), -abs(tg[1] - 1), -tg[0]))
+        _, theta, ratio = best_rule(train, gold, label, unrelated_label_nei, ratios)
         chosen.append((theta, ratio))
         predicted.update({i: label(i, theta, ratio) for i in ids if fold[i] == k})
         unrelated_held_out += [unrelated_label_nei(u, theta) for u in uids if fold[u] == k]
@@ -219,10 +230,7 @@ def cv_short_nested(dev, *candidates):
     scored by it. Prints each fold's choice and the pooled held-out scores."""
     ratios = [round(0.05 * k, 2) for k in range(2, 31)]
     every = frozenset("negation,null_result,direction,number".split(","))
-    rows = {r["id"]: r for r in read(dev)}
-    gold = {i: r["label"] for i, r in rows.items()}
-    fold = {i: zlib.crc32(r["claim"].encode()) % 5 for i, r in rows.items()}
-    thetas = [round(0.01 * k, 2) for k in range(20, 97)]
+    gold, fold = gold_and_folds(dev)
     read_candidates = []
     for candidate in candidates:
         mode, path = candidate.split(":", 1)
@@ -239,10 +247,7 @@ def cv_short_nested(dev, *candidates):
 
             def nei(u, theta, unrelated=unrelated, fixed=fixed):
                 return unrelated[u][2] >= theta if u in unrelated else fixed["u-" + u] == "NEI"
-            utrain = [i for i in train]
-            allowed = [t for t in thetas if sum(nei(u, t) for u in utrain) / len(utrain) >= UNRELATED_NEI] or [thetas[0]]
-            score, theta, ratio = max((f1s(train, gold, {i: label(i, t, g) for i in train})["macro"], t, g)
-                                      for t in allowed for g in ratios)
+            score, theta, ratio = best_rule(train, gold, label, nei, ratios)
             if best is None or score > best[0]:
                 best = (score, name, theta, ratio, label, nei)
         score, name, theta, ratio, label, nei = best

@@ -14,8 +14,8 @@ Vocabulary Vocabulary::build(const std::vector<std::string>& texts) {
   // read in shares on the threads, and the shares' distinct tokens merged.
   constexpr std::size_t kShares = 4;
   std::vector<text::TermDictionary> share_tokens(kShares);
-  parallel_for(kShares, [&](std::size_t share) {
-    for (std::size_t i = share * texts.size() / kShares; i < (share + 1) * texts.size() / kShares; ++i) {
+  parallel_for_shares(texts.size(), kShares, [&](std::size_t share, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
       text::for_each_token(texts[i], [&](std::string_view token) { share_tokens[share].intern(token); });
     }
   });

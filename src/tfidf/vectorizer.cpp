@@ -100,9 +100,8 @@ TfidfVectorizer TfidfVectorizer::fit(std::span<const std::string> documents,
   // later step orders the terms alphabetically, so the provisional ids' order does not matter.
   constexpr std::size_t kShares = 4;
   std::vector<TermCounts> shares(kShares);
-  parallel_for(kShares, [&](std::size_t share) {
-    shares[share].count(documents, share * documents.size() / kShares, (share + 1) * documents.size() / kShares);
-  });
+  parallel_for_shares(documents.size(), kShares,
+                      [&](std::size_t share, std::size_t begin, std::size_t end) { shares[share].count(documents, begin, end); });
   TermCounts counts;
   for (const auto& share : shares) counts.add(share);
   const text::TermDictionary& ids = counts.ids;

@@ -22,12 +22,7 @@ void log_model(const rerank::RerankerModel& model) {
 
 RerankResources::RerankResources(const std::filesystem::path& beir_folder, const std::filesystem::path& index_folder,
                                  const ExperimentConfig& config)
-    : beir_folder_(beir_folder),
-      corpus_(dataset::load_corpus(beir_folder / "corpus.jsonl")),
-      index_(load_checked_index(index_folder, corpus_, beir_folder / "corpus.jsonl")),
-      extractor_(corpus_, index_, config.bm25.parameters, tfidf::TfidfOptions{config.rerank.max_features}) {
-  load_queries();
-}
+    : RerankResources(beir_folder, index_folder, bm25::load_index(index_folder / kBm25IndexFile), config) {}
 
 RerankResources::RerankResources(const std::filesystem::path& beir_folder, const std::filesystem::path& index_folder,
                                  bm25::InvertedIndex loaded, const ExperimentConfig& config)
@@ -35,11 +30,6 @@ RerankResources::RerankResources(const std::filesystem::path& beir_folder, const
       corpus_(dataset::load_corpus(beir_folder / "corpus.jsonl")),
       index_(checked_index(std::move(loaded), index_folder, corpus_, beir_folder / "corpus.jsonl")),
       extractor_(corpus_, index_, config.bm25.parameters, tfidf::TfidfOptions{config.rerank.max_features}) {
-  load_queries();
-}
-
-void RerankResources::load_queries() {
-  const std::filesystem::path& beir_folder = beir_folder_;
   for (auto& query : dataset::load_queries(beir_folder / "queries.jsonl")) {
     query_text_.emplace(std::move(query.id), std::move(query.text));
   }

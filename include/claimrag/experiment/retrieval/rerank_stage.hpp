@@ -40,8 +40,6 @@ class RerankResources {
   [[nodiscard]] const std::unordered_map<std::string, std::string>& query_text() const { return query_text_; }
 
  private:
-  void load_queries();
-
   std::filesystem::path beir_folder_;
   dataset::Corpus corpus_;
   bm25::InvertedIndex index_;
