@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -155,6 +157,40 @@ TEST(ShortEvidenceRule, CrossValidationJudgesShortDocumentsByTheRule) {
   EXPECT_EQ(three_report.cross_validation.at(f1), plain_report.cross_validation.at(f1));
   EXPECT_GT(plain_report.cross_validation.at(f1), 0.0);
   EXPECT_EQ(four_report.cross_validation.at(f1), 0.0);
+}
+
+TEST(ShortEvidenceRule, AModelFileWhoseRuleWasEditedIsRefusedNamingTheFile) {
+  auto data = toy_data();
+  data.setting = VerifierSetting::free_text;
+  VerificationOptions options = fixed_options();
+  options.free_text_short_evidence = {1, 0.75, 0.5, ContradictCue::always};
+  claimrag::testing::TempFolder folder;
+  const auto good = folder.path() / "good.safetensors";
+  train_claim_verifier(data, options)->save(good);
+  std::string bytes;
+  {
+    std::ifstream in(good, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // Edits of the same length, so that the file's header stays well formed: only the rule is
+  // wrong. The file's checksums catch the edit before the rule is read (the rule's own checks
+  // guard the options a configuration passes: ItsNumbersAreChecked), and no model is loaded.
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{R"(\"nei_threshold\":0.75)", R"(\"nei_threshold\":7.75)"},
+                                 {R"(\"contradict_ratio\":0.5)", R"(\"contradict_ratio\":0.0)"},
+                                 {R"(\"contradict_cue\":\"always\")", R"(\"contradict_cue\":\"alwayz\")"}}) {
+    const std::size_t at = bytes.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    std::string edited = bytes;
+    edited.replace(at, from.size(), to);
+    const auto file = folder.path() / "broken.safetensors";
+    std::ofstream(file, std::ios::binary) << edited;
+    try {
+      (void)load_claim_verifier(file);
+      ADD_FAILURE() << "loaded a model whose rule reads " << to;
+    } catch (const claimrag::DataError& error) {
+      EXPECT_NE(std::string(error.what()).find("broken.safetensors"), std::string::npos) << error.what();
+    }
+  }
 }
 
 TEST(ShortEvidenceRule, ItsNumbersAreChecked) {
