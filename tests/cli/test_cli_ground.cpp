@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <unistd.h>
@@ -84,6 +85,25 @@ TEST_F(CliGround, EveryAnswerGetsALineInInputOrderWithDocumentedRefusals) {
                 .exit_code,
             0);
   EXPECT_EQ(claimrag::testing::slurp(two), claimrag::testing::slurp(out));
+}
+
+TEST_F(CliGround, TheSummaryLineCountsTheClaimsKeptAndDroppedByReasonAsWritten) {
+  TempFolder folder;
+  // One claim the passage states, its negation, and one on another subject.
+  const auto answers = folder.write("answers.jsonl",
+                                    "{\"id\": \"q1\", \"answer\": \"Aspirin lowered the risk of stroke in adults. Aspirin had no "
+                                    "effect on the risk of stroke in adults. The Eiffel Tower is made of iron.\", \"context\": [{\"id\": "
+                                    "\"p1\", \"text\": \"In this trial, aspirin lowered the risk of stroke in adults.\"}]}\n");
+  const auto out = folder.path() / "grounded.jsonl";
+  const auto outcome = run_claimrag("ground --answers " + answers.string() + " --out " + out.string() + " --model " + model_, folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << outcome.err;
+  std::map<std::string, int> labels;
+  for (const auto& answer : lines(claimrag::testing::slurp(out))) {
+    for (const auto& claim : answer["claims"]) ++labels[claim["label"].get<std::string>()];
+  }
+  EXPECT_EQ(labels, (std::map<std::string, int>{{"supported", 1}, {"conflicting", 1}, {"irrelevant", 1}}));
+  EXPECT_NE(outcome.err.find("1 answers, 3 claims: 1 kept, 1 dropped as conflicting, 1 as irrelevant;"), std::string::npos)
+      << outcome.err;
 }
 
 TEST_F(CliGround, BadInputIsADataErrorNamingFileAndLineAndWritesNothing) {

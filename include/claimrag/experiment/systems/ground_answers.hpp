@@ -58,7 +58,8 @@ struct GroundRequest {
 struct GroundSummary {
   std::size_t answers = 0;
   std::size_t claims = 0;
-  std::size_t kept_claims = 0;
+  std::size_t kept_claims = 0;         ///< claims labelled supported
+  std::size_t conflicting_claims = 0;  ///< claims dropped as conflicting; the rest were irrelevant
   std::size_t refused = 0;
   std::size_t partial_before = 0;
   std::size_t partial_after = 0;
