@@ -6,12 +6,14 @@ no threshold can separate claims that the probabilities do not. This script asks
 of the (claim, passage) pairs themselves, with every rule of a family wider than `ground`'s
 chosen on the very pairs it is scored on (in-sample, so the ceiling is optimistic):
 
-    keep a pair when P(SUPPORT) >= τ_s, P(NOT_ENOUGH_INFO) < θ and P(CONTRADICT) <= γ·P(SUPPORT)
+    keep a pair when P(SUPPORT) >= τ_s, the pair passes the NOT_ENOUGH_INFO gate, and
+    P(CONTRADICT) < γ·P(SUPPORT)
 
-(τ_s 0..0.95 by 0.05; θ 0.05..1 by 0.05, 1 meaning no gate; γ 0.1..2 by 0.1, or no γ). `ground`'s
-own rule is the case γ = 1 with θ the verifier's own; the target is the grounding deliverable's:
-at least 60 % of SUPPORT pairs kept, at most 10 % of unrelated ones, and the kept claims'
-CONTRADICT share at most two thirds of the unfiltered answer's.
+(τ_s 0..0.99 by 0.01; the gate none, the verifier's own verdict not NOT_ENOUGH_INFO, or
+P(NOT_ENOUGH_INFO) < θ for θ 0.01..0.99; γ 0.02..3 by 0.02, or none). `ground`'s own rule is the
+verdict gate with γ = 1. The target is the grounding deliverable's: at least 60 % of SUPPORT
+pairs kept, at most 10 % of unrelated ones, and the kept claims' CONTRADICT share at most two
+thirds of the unfiltered answer's.
 
   ground_ceiling.py scifact-pairs CLAIMS_TRAIN CORPUS OUT_PAIRS OUT_GOLD
       SciFact's train claims, each against every abstract it cites (gold: SUPPORT or CONTRADICT
@@ -25,6 +27,7 @@ CONTRADICT share at most two thirds of the unfiltered answer's.
 """
 import bisect
 import json
+import math
 import random
 import sys
 
@@ -66,6 +69,26 @@ def auc(positives, negatives):
     return total / (len(positives) * len(negatives))
 
 
+def kept_counts(pairs, passes_gate, grid_gamma, grid_tau):
+    """counts[k][j]: the pairs passing the gate with P(CONTRADICT) < grid_gamma[k]·P(SUPPORT) and
+    P(SUPPORT) >= grid_tau[j], from one histogram and its prefix sums."""
+    counts = [[0] * len(grid_tau) for _ in grid_gamma]
+    for s, c, n, label in pairs:
+        if s <= 0.0 or not passes_gate(n, label):
+            continue  # c < γ·0 never holds
+        first_gamma = bisect.bisect_right(grid_gamma, c / s)  # passes γ_k for every k >= first_gamma
+        last_tau = bisect.bisect_right(grid_tau, s) - 1       # passes τ_j for every j <= last_tau
+        if first_gamma < len(grid_gamma) and last_tau >= 0:
+            counts[first_gamma][last_tau] += 1
+    for k in range(len(grid_gamma)):
+        for j in range(len(grid_tau) - 2, -1, -1):
+            counts[k][j] += counts[k][j + 1]
+        if k > 0:
+            for j in range(len(grid_tau)):
+                counts[k][j] += counts[k - 1][j]
+    return counts
+
+
 def ceiling(verdicts, gold_path, unrelated_per_claim):
     unrelated_per_claim = float(unrelated_per_claim)
     gold = {r["id"]: r["label"] for r in read(gold_path)}
@@ -73,47 +96,51 @@ def ceiling(verdicts, gold_path, unrelated_per_claim):
     for r in read(verdicts):
         label = "UNRELATED" if r["id"].startswith("u-") else gold[r["id"]]
         p = r["probabilities"]
-        by_class[label].append((p["SUPPORT"], p["CONTRADICT"], p["NOT_ENOUGH_INFO"]))
+        by_class[label].append((p["SUPPORT"], p["CONTRADICT"], p["NOT_ENOUGH_INFO"], r["label"]))
     print("pairs: " + ", ".join(f"{c} {len(v)}" for c, v in by_class.items()))
+    size = {c: len(v) for c, v in by_class.items()}
+    must_keep = math.ceil(0.6 * size["SUPPORT"])
 
     scores = {"P(SUPPORT)": lambda s, c, n: s, "P(SUPPORT) - P(CONTRADICT)": lambda s, c, n: s - c,
               "1 - P(NOT_ENOUGH_INFO)": lambda s, c, n: 1 - n, "P(SUPPORT) / (P(SUPPORT) + P(CONTRADICT))": lambda s, c, n: s / (s + c)}
     print("score\tAUC SUPPORT vs CONTRADICT\tvs NEI\tvs UNRELATED\tkept at 60 % of SUPPORT: CONTRADICT / NEI / UNRELATED")
     for name, f in scores.items():
-        support = sorted((f(*p) for p in by_class["SUPPORT"]), reverse=True)
-        cut = support[int(0.6 * len(support)) - 1]
-        aucs = [auc(support, [f(*p) for p in by_class[c]]) for c in CLASSES[1:]]
-        kept = [sum(f(*p) >= cut for p in by_class[c]) / len(by_class[c]) for c in CLASSES[1:]]
+        support = sorted((f(*p[:3]) for p in by_class["SUPPORT"]), reverse=True)
+        cut = support[must_keep - 1]
+        aucs = [auc(support, [f(*p[:3]) for p in by_class[c]]) for c in CLASSES[1:]]
+        kept = [sum(f(*p[:3]) >= cut for p in by_class[c]) / size[c] for c in CLASSES[1:]]
         print(f"{name}\t" + "\t".join(f"{a:.3f}" for a in aucs) + "\t" + " / ".join(f"{k:.3f}" for k in kept))
 
-    related = sum(len(by_class[c]) for c in CLASSES[:3])
+    related = sum(size[c] for c in CLASSES[:3])
     weight = {c: 1.0 for c in CLASSES}
-    weight["UNRELATED"] = unrelated_per_claim * related / len(by_class["UNRELATED"])
-    unfiltered = len(by_class["CONTRADICT"]) / (related * (1.0 + unrelated_per_claim))
+    weight["UNRELATED"] = unrelated_per_claim * related / size["UNRELATED"]
+    unfiltered = size["CONTRADICT"] / (related * (1.0 + unrelated_per_claim))
     target = 2.0 / 3.0 * unfiltered
+    grid_tau = [round(0.01 * k, 2) for k in range(0, 100)]
+    grid_gamma = [round(0.02 * k, 2) for k in range(1, 151)] + [math.inf]
+    # The NOT_ENOUGH_INFO gate: none, P(NOT_ENOUGH_INFO) < θ, or the verifier's own verdict
+    # (`ground`'s gate, whatever θ the verifier applied to the evidence's length).
+    gates = [("none", lambda n, label: True), ("verdict", lambda n, label: label != "NOT_ENOUGH_INFO")]
+    gates += [(f"P(NEI) < {t:.2f}", lambda n, label, t=t: n < t) for t in (round(0.01 * k, 2) for k in range(1, 100))]
     best = best_any = None
-    grid_s = [0.05 * k for k in range(0, 20)]
-    grid_theta = [0.05 * k for k in range(1, 21)]
-    grid_gamma = [0.1 * k for k in range(1, 21)] + [float("inf")]
-    for theta in grid_theta:
-        for gamma in grid_gamma:
-            # Each class's pairs passing the θ and γ parts, their P(SUPPORT) sorted for τ_s.
-            passing = {c: sorted(s for s, cc, n in v if (n < theta or theta >= 1.0) and cc <= gamma * s) for c, v in by_class.items()}
-            for ts in grid_s:
-                rate = {c: (len(v) - bisect.bisect_left(v, ts)) / len(by_class[c]) for c, v in passing.items()}
-                if rate["SUPPORT"] < 0.6:
+    for gate_name, passes_gate in gates:
+        counts = {c: kept_counts(by_class[c], passes_gate, grid_gamma, grid_tau) for c in CLASSES}
+        for k, gamma in enumerate(grid_gamma):
+            for j, tau in enumerate(grid_tau):
+                if counts["SUPPORT"][k][j] < must_keep:
                     continue
-                kept = {c: rate[c] * len(by_class[c]) * weight[c] for c in CLASSES}
-                candidate = (kept["CONTRADICT"] / sum(kept.values()), ts, theta, gamma, rate)
+                kept = {c: counts[c][k][j] * weight[c] for c in CLASSES}
+                rate = {c: counts[c][k][j] / size[c] for c in CLASSES}
+                candidate = (kept["CONTRADICT"] / sum(kept.values()), tau, gate_name, gamma, rate)
                 if best_any is None or candidate[0] < best_any[0]:
                     best_any = candidate
                 if rate["UNRELATED"] <= 0.1 and (best is None or candidate[0] < best[0]):
                     best = candidate
 
     def describe(found):
-        share, ts, theta, gamma, rate = found
-        return (f"{share:.3f} (target {target:.3f}, two thirds of the unfiltered {unfiltered:.3f}) at τ_s {ts:.2f}, "
-                f"θ {theta:.2f}, γ {gamma:.1f}; kept: " + ", ".join(f"{c} {rate[c]:.3f}" for c in CLASSES))
+        share, tau, gate_name, gamma, rate = found
+        return (f"{share:.3f} (target {target:.3f}, two thirds of the unfiltered {unfiltered:.3f}) at τ_s {tau:.2f}, "
+                f"gate {gate_name}, γ {gamma:.2f}; kept: " + ", ".join(f"{c} {rate[c]:.3f}" for c in CLASSES))
 
     if best is None:
         print("no rule of the family keeps >= 60 % of SUPPORT with <= 10 % of UNRELATED")
