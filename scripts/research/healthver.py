@@ -46,6 +46,15 @@ committed; every file this script writes goes where you say, outside the reposit
       supported kept (recall), unrelated kept, kept conflict rate (CONTRADICT share of the kept
       claims) against the unfiltered answer's; then the pair chosen as the reproduction chooses
       (lowest conflict rate among pairs with recall >= 0.6 and unrelated kept <= 0.1).
+  healthver.py claim-pairs OUT_ANSWERS OUT_GOLD PAIRS
+      Every claim of the benchmark against every passage of its answer's context, as
+      `claimrag verify --pairs` input (id "answer|claim|passage"): what `ground` asks the verifier.
+  healthver.py claim-scores OUT_GOLD VERDICTS CLAIMS
+      From those pairs' verdicts, each claim's s (the highest P(SUPPORT) of its passages) with and
+      without `ground`'s verdict gate, c, its gold label and whether it is unrelated, in the
+      format of the reproduction's grounding/train_free_text_claims.jsonl, for
+      scripts/research/ground_defaults.py. (At `ground`'s defaults of the time these scores gave
+      exactly the supported, unrelated and conflict rates of `ground`'s own output.)
 """
 import collections
 import json
@@ -353,9 +362,37 @@ def ground(grounded, gold_path):
               f"at τ_s {best[0][0]} τ_c {best[0][1]} (unrelated kept {best[1]['unrelated_kept']:.4f})")
 
 
+def claim_pairs(out_answers, out_gold, pairs_path):
+    gold = {g["id"]: g["claims"] for g in read(out_gold)}
+    with open(pairs_path, "w", encoding="utf-8") as out:
+        for answer in read(out_answers):
+            for i, claim in enumerate(gold[answer["id"]]):
+                for j, passage in enumerate(answer["context"]):
+                    out.write(json.dumps({"id": f"{answer['id']}|{i}|{j}", "claim": claim["text"], "evidence": passage["text"]}) + "\n")
+
+
+def claim_scores(out_gold, verdicts, claims_path):
+    gold = {g["id"]: g["claims"] for g in read(out_gold)}
+    scores = {}  # (answer id, claim index) -> [s gated, s, c]
+    for v in read(verdicts):
+        answer_id, claim, _ = v["id"].split("|")
+        p = v["probabilities"]
+        entry = scores.setdefault((answer_id, int(claim)), [0.0, 0.0, 0.0])
+        if v["label"] != "NOT_ENOUGH_INFO":
+            entry[0] = max(entry[0], p["SUPPORT"])
+        entry[1] = max(entry[1], p["SUPPORT"])
+        entry[2] = max(entry[2], p["CONTRADICT"])
+    names = {"SUPPORT": "SUPPORT", "CONTRADICT": "CONTRADICT", "NEI": "NOT_ENOUGH_INFO"}
+    with open(claims_path, "w", encoding="utf-8") as out:
+        for (answer_id, claim), (gated, support, conflict) in scores.items():
+            g = gold[answer_id][claim]
+            out.write(json.dumps({"id": answer_id, "claim": claim, "support_gated": gated, "support": support, "conflict": conflict,
+                                  "gold": names[g["gold"]], "unrelated": g["unrelated"]}) + "\n")
+
+
 if __name__ == "__main__":
     commands = {"pairs": (pairs, (2,)), "cv": (cv, (2,)), "cv-ratio": (cv_ratio, (2, 3)), "cv-cue": (cv_cue, (3, 4, 5)), "cv-short": (cv_short, (2, 3, 4, 5)), "cv-short-nested": (cv_short_nested, tuple(range(2, 20))), "answers": (answers, (3,)),
-                "ground": (ground, (2,))}
+                "ground": (ground, (2,)), "claim-pairs": (claim_pairs, (3,)), "claim-scores": (claim_scores, (3,))}
     if len(sys.argv) < 2 or sys.argv[1] not in commands or len(sys.argv) - 2 not in commands[sys.argv[1]][1]:
         sys.exit(__doc__)
     commands[sys.argv[1]][0](*sys.argv[2:])

@@ -15,7 +15,7 @@ void add_ground_command(CLI::App& root) {
   struct Options {
     experiment::GroundRequest request;
     std::string answers, out, data, original, run, model, config;
-    double support_threshold = -1, conflict_threshold = -1;
+    double support_threshold = -1, conflict_threshold = -1, contradict_ratio = -1;
     JudgeFlags judge;  ///< the served flags (shared by --generate and a served --verifier), --prompt, --max-failures
     std::string questions, generate, prompt = "answer", prompt_file;
   };
@@ -46,6 +46,10 @@ void add_ground_command(CLI::App& root) {
       ->check(number_in(0, 1));
   command->add_option("--conflict-threshold", options->conflict_threshold, "tau_c (default: the config's grounding.conflict_threshold)")
       ->check(number_in(0, 1));
+  command->add_option("--contradict-ratio", options->contradict_ratio,
+                      "gamma: a claim is kept only when P(CONTRADICT) < gamma x P(SUPPORT), and dropped as conflicting when "
+                      "P(CONTRADICT) >= gamma x P(SUPPORT) and >= tau_c (default: the config's grounding.contradict_ratio)")
+      ->check(number_in(0, 10));
   add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
   add_threads_option(*command);
@@ -61,6 +65,7 @@ void add_ground_command(CLI::App& root) {
     request.model = options->model;
     if (options->support_threshold >= 0) request.support_threshold = options->support_threshold;
     if (options->conflict_threshold >= 0) request.conflict_threshold = options->conflict_threshold;
+    if (options->contradict_ratio >= 0) request.contradict_ratio = options->contradict_ratio;
     const bool generates = !options->generate.empty();
     // --llm-model, --record and --replay may be the generator's alone: the verifier's own checks
     // see them only when it is served itself.

@@ -305,6 +305,8 @@ void read_sufficiency(io::StrictObject object, SufficiencyConfig& sufficiency) {
 void read_grounding(io::StrictObject object, GroundingConfig& grounding) {
   object.read("support_threshold", grounding.support_threshold);
   object.read("conflict_threshold", grounding.conflict_threshold);
+  object.read("contradict_ratio", grounding.contradict_ratio);
+  object.read("verdict_gates_support", grounding.verdict_gates_support);
   read_size(object, "decoys_per_claim", grounding.decoys_per_claim, 0);
   read_size(object, "min_claims", grounding.min_claims, 1);
   read_size(object, "max_claims", grounding.max_claims, 1);
@@ -314,14 +316,15 @@ void read_grounding(io::StrictObject object, GroundingConfig& grounding) {
   object.read("max_conflict_rate", grounding.max_conflict_rate);
   object.read("min_recall", grounding.min_recall);
   read_size(object, "unrelated_per_answer", grounding.unrelated_per_answer, 0);
-  object.read("max_unrelated_kept", grounding.max_unrelated_kept);
   object.read("paper", grounding.paper);
   object.finish();
   const auto unit = [](double value) { return value >= 0 && value <= 1; };
   if (!unit(grounding.support_threshold) || !unit(grounding.conflict_threshold) || !unit(grounding.max_conflict_rate) ||
-      !unit(grounding.min_recall) || !unit(grounding.max_unrelated_kept)) {
-    throw UsageError("grounding.support_threshold, conflict_threshold, max_conflict_rate, min_recall and max_unrelated_kept "
-                     "must be in [0, 1]");
+      !unit(grounding.min_recall)) {
+    throw UsageError("grounding.support_threshold, conflict_threshold, max_conflict_rate and min_recall must be in [0, 1]");
+  }
+  if (!(grounding.contradict_ratio > 0 && grounding.contradict_ratio <= 10)) {
+    throw UsageError("grounding.contradict_ratio must be in (0, 10]");
   }
   if (grounding.max_claims < grounding.min_claims) throw UsageError("grounding.max_claims must be >= min_claims");
   if (grounding.threshold_grid.empty() || !std::all_of(grounding.threshold_grid.begin(), grounding.threshold_grid.end(), unit)) {

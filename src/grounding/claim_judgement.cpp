@@ -18,10 +18,28 @@ std::string_view claim_label_name(ClaimLabel label) {
 }
 
 ClaimLabel label_of(double support, double conflict, const GroundingThresholds& thresholds) {
-  if (conflict >= thresholds.conflict && conflict >= support) return ClaimLabel::conflicting;
-  if (support >= thresholds.support && support > conflict) return ClaimLabel::supported;
+  const double weighed_support = thresholds.contradict_ratio * support;
+  if (conflict >= thresholds.conflict && conflict >= weighed_support) return ClaimLabel::conflicting;
+  if (support >= thresholds.support && conflict < weighed_support) return ClaimLabel::supported;
   return ClaimLabel::irrelevant;
 }
+
+namespace {
+
+/// The sentences a citation of `document` shows: its rationale, or, when the verifier selected
+/// none (its verdict on the passage was NOT_ENOUGH_INFO, which without the verdict gate can still
+/// keep a claim), the one sentence its selector scored highest (the earliest of equals), so that
+/// every citation points at a sentence when the verifier scores sentences at all.
+std::vector<std::size_t> cited_sentences(const verification::DocumentVerdict& document) {
+  if (!document.rationale.empty() || document.sentence_scores.empty()) return document.rationale;
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < document.sentence_scores.size(); ++i) {
+    if (document.sentence_scores[i].score > document.sentence_scores[best].score) best = i;
+  }
+  return {document.sentence_scores[best].index};
+}
+
+}  // namespace
 
 ClaimJudgement judge_claim(const verification::VerificationInput& input, const verification::ClaimVerdict& verdict,
                            const GroundingThresholds& thresholds) {
@@ -58,7 +76,7 @@ ClaimJudgement judge_claim(const verification::VerificationInput& input, const v
     const auto& document = verdict.documents[d];
     const auto& sentences = input.documents[d].sentences;
     Citation citation{document.doc_id, document.probabilities[static_cast<int>(cited)], {}};
-    for (const std::size_t index : document.rationale) {
+    for (const std::size_t index : cited_sentences(document)) {
       if (index >= sentences.size()) throw InternalError("judge_claim: a rationale sentence past the passage's end");
       const double score = index < document.sentence_scores.size() ? document.sentence_scores[index].score : 0.0;
       citation.sentences.push_back({index, sentences[index], score});

@@ -106,6 +106,31 @@ TEST_F(CliGround, TheSummaryLineCountsTheClaimsKeptAndDroppedByReasonAsWritten) 
       << outcome.err;
 }
 
+TEST_F(CliGround, TheContradictRatioDecidesBetweenKeptAndConflicting) {
+  TempFolder folder;
+  // "Daily low-dose aspirin lowers the risk of a first heart attack." against the abstract that
+  // says so: P(SUPPORT) 0.71, P(CONTRADICT) 0.20. Under the shipped γ it is kept; under γ 0.25,
+  // which asks support to outweigh contradiction four times, 0.20 ≥ 0.25 × 0.71 drops it.
+  const auto label_at = [&](const std::string& flag) {
+    const auto out = folder.path() / "grounded.jsonl";
+    const auto outcome = run_claimrag("--quiet ground --data examples/abstracts --answers examples/answers.jsonl --out " + out.string() +
+                                          " --model " + model_ + flag,
+                                      folder.path());
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+    const auto first = lines(claimrag::testing::slurp(out)).at(0);
+    EXPECT_EQ(first["claims"].at(0)["text"], "Daily low-dose aspirin lowers the risk of a first heart attack.");
+    return first["claims"].at(0)["label"].get<std::string>();
+  };
+  EXPECT_EQ(label_at(""), "supported");
+  EXPECT_EQ(label_at(" --contradict-ratio 0.25"), "conflicting");
+  const auto zero = run_claimrag("--quiet ground --data examples/abstracts --answers examples/answers.jsonl --out " +
+                                     (folder.path() / "zero.jsonl").string() + " --model " + model_ + " --contradict-ratio 0",
+                                 folder.path());
+  EXPECT_EQ(zero.exit_code, 2) << zero.err;
+  EXPECT_NE(zero.err.find("--contradict-ratio must be in (0, 10]"), std::string::npos) << zero.err;
+  EXPECT_FALSE(std::filesystem::exists(folder.path() / "zero.jsonl"));
+}
+
 TEST_F(CliGround, BadInputIsADataErrorNamingFileAndLineAndWritesNothing) {
   TempFolder folder;
   const auto out = folder.path() / "grounded.jsonl";

@@ -32,6 +32,18 @@ TEST(GroundingRule, LabelsByTheStrongerSideAndTheThresholds) {
   EXPECT_EQ(label_of(0.0, 0.0, {0.0, 0.0}), ClaimLabel::conflicting);
 }
 
+TEST(GroundingRule, AContradictRatioBelowOneAsksSupportToOutweighContradictionByAMargin) {
+  const GroundingThresholds t{0.2, 0.1, false, 0.4};
+  EXPECT_EQ(label_of(0.5, 0.19, t), ClaimLabel::supported);    // 0.19 < 0.4 × 0.5
+  EXPECT_EQ(label_of(0.5, 0.2, t), ClaimLabel::conflicting);   // 0.2 ≥ 0.4 × 0.5 and ≥ τ_c: supported under γ 1
+  EXPECT_EQ(label_of(0.5, 0.2, {0.2, 0.1}), ClaimLabel::supported);
+  EXPECT_EQ(label_of(0.5, 0.05, t), ClaimLabel::supported);
+  EXPECT_EQ(label_of(0.3, 0.15, {0.2, 0.2, false, 0.4}), ClaimLabel::irrelevant);  // outweighed, but c below τ_c
+  EXPECT_EQ(label_of(0.15, 0.01, t), ClaimLabel::irrelevant);  // support below τ_s
+  // γ above 1 lets a claim stay kept under a stronger contradiction.
+  EXPECT_EQ(label_of(0.5, 0.6, {0.2, 0.1, false, 1.5}), ClaimLabel::supported);
+}
+
 TEST(GroundingRule, CitesEveryPassageAtTheThresholdMostProbableFirst) {
   verification::VerificationInput input{"c", "aspirin lowers risk", {{"d1", "", {"Unrelated text."}, 0, 0}, {"d2", "", {"Aspirin lowers risk.", "x"}, 0, 0}}};
   verification::ClaimVerdict verdict{"c", {}, {}};
@@ -73,6 +85,27 @@ TEST(GroundingRule, AVerdictOfNotEnoughInfoGivesNoSupportWhenTheVerdictGates) {
   // Conflict is never gated: an NEI verdict with P(CONTRADICT) ≥ τ_c still drops the claim.
   verdict.documents[0].probabilities = {0.05, 0.4, 0.55};
   EXPECT_EQ(judge_claim(input, verdict, {0.5, 0.35, true}).label, ClaimLabel::conflicting);
+}
+
+TEST(GroundingRule, APassageWithoutRationaleIsCitedByItsBestScoredSentence) {
+  // The verifier calls the passage NOT_ENOUGH_INFO and selects no sentence; ungated, its
+  // P(SUPPORT) keeps the claim, and the citation shows the sentence its selector scored highest.
+  verification::VerificationInput input{"c", "aerobic exercise lowers blood pressure",
+                                        {{"d1", "", {"Patients were adults.", "Aerobic training lowered blood pressure.", "Follow-up."}, 0, 0}}};
+  verification::ClaimVerdict verdict{"c", {}, {}};
+  verdict.documents.push_back({"d1", Label::not_enough_info, {0.43, 0.06, 0.51}, {}, {{0, 0.02}, {1, 0.09}, {2, 0.09}}, 0, 0.5, {}});
+  const auto judgement = judge_claim(input, verdict, {0.19, 0.05, false, 0.4});
+  EXPECT_EQ(judgement.label, ClaimLabel::supported);
+  ASSERT_EQ(judgement.citations.size(), 1u);
+  ASSERT_EQ(judgement.citations[0].sentences.size(), 1u);
+  EXPECT_EQ(judgement.citations[0].sentences[0].index, 1u);  // the earliest of the two best
+  EXPECT_EQ(judgement.citations[0].sentences[0].text, "Aerobic training lowered blood pressure.");
+  // Gated, the same passage supports nothing: the claim is not kept, and at a τ_c above its
+  // P(CONTRADICT) nothing is cited.
+  EXPECT_EQ(judge_claim(input, verdict, {0.19, 0.05, true, 0.4}).label, ClaimLabel::conflicting);
+  const auto gated = judge_claim(input, verdict, {0.19, 0.1, true, 0.4});
+  EXPECT_EQ(gated.label, ClaimLabel::irrelevant);
+  EXPECT_TRUE(gated.citations.empty());
 }
 
 AnswerToGround answer(std::string id, std::string text, std::vector<std::string> passages) {
@@ -261,10 +294,21 @@ namespace {
 
 TEST(GroundingConfig, ReadsTheSectionAndRefusesUnknownKeysAndBadValues) {
   TempFolder folder;
-  const auto good = folder.write("good.json", R"({"grounding": {"support_threshold": 0.3, "conflict_threshold": 0.7, "rounds": 2, "paper": "p.json"}})");
+  const auto good = folder.write("good.json", R"({"grounding": {"support_threshold": 0.3, "conflict_threshold": 0.7, "contradict_ratio": 0.4,
+                                                                "verdict_gates_support": false, "rounds": 2, "paper": "p.json"}})");
   const auto config = experiment::load_config(good);
   EXPECT_DOUBLE_EQ(config.grounding.support_threshold, 0.3);
   EXPECT_DOUBLE_EQ(config.grounding.conflict_threshold, 0.7);
+  EXPECT_DOUBLE_EQ(config.grounding.contradict_ratio, 0.4);
+  EXPECT_FALSE(config.grounding.verdict_gates_support);
+  const auto absent = experiment::load_config(folder.write("absent.json", R"({"grounding": {}})"));
+  EXPECT_DOUBLE_EQ(absent.grounding.contradict_ratio, 1.0);  // the seed's rule
+  EXPECT_TRUE(absent.grounding.verdict_gates_support);
+  for (const char* ratio : {"0", "-0.5", "10.5"}) {
+    expect_error<UsageError>(
+        [&] { (void)experiment::load_config(folder.write("r.json", std::string(R"({"grounding": {"contradict_ratio": )") + ratio + "}}")); },
+        "grounding.contradict_ratio must be in (0, 10]");
+  }
   EXPECT_EQ(config.grounding.rounds, 2u);
   EXPECT_EQ(config.grounding.max_claims, 4u);
   EXPECT_EQ(config.grounding.paper, (folder.path() / "p.json").lexically_normal().string());

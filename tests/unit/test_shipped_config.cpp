@@ -36,8 +36,10 @@ TEST(ShippedConfig, ReadingTheCompiledInBytesGivesWhatReadingTheFileGives) {
   EXPECT_EQ(shipped.checksum, file.checksum);
   EXPECT_EQ(shipped.source, std::string(experiment::kShippedConfigName));
   // The values `ground` and the gate decide with, which the struct's own defaults do not hold.
-  EXPECT_EQ(shipped.grounding.support_threshold, 0.4);
+  EXPECT_EQ(shipped.grounding.support_threshold, 0.17);
   EXPECT_EQ(shipped.grounding.conflict_threshold, 0.05);
+  EXPECT_EQ(shipped.grounding.contradict_ratio, 0.85);
+  EXPECT_TRUE(shipped.grounding.verdict_gates_support);
   EXPECT_EQ(shipped.gate.compared_signals, file.gate.compared_signals);
   // Paths: the same files, from wherever the test runs.
   for (const auto& [a, b] : {std::pair{shipped.data.beir, file.data.beir}, std::pair{shipped.data.original, file.data.original},

@@ -5,9 +5,12 @@
 // per passage P(SUPPORT), P(CONTRADICT), P(NOT_ENOUGH_INFO) and its rationale sentences. With
 //   s = max over passages of P(SUPPORT),  c = max over passages of P(CONTRADICT)
 // (both 0 without passages), the claim is
-//   conflicting  when c ≥ τ_c and c ≥ s   (some passage refutes it and none supports it more strongly),
-//   supported    when s ≥ τ_s and s > c   (some passage supports it more strongly than any refutes it),
-//   irrelevant   otherwise                (the context does not settle it).
+//   conflicting  when c ≥ τ_c and c ≥ γ·s   (some passage refutes it and none supports it by more than 1/γ times),
+//   supported    when s ≥ τ_s and c < γ·s   (some passage supports it by more than 1/γ times what any refutes it),
+//   irrelevant   otherwise                  (the context does not settle it).
+// γ (the contradict ratio) is 1 in the seed system's rule: the stronger of s and c decides. Below 1
+// it asks support to outweigh contradiction by a margin, which a verifier that tells SUPPORT from
+// CONTRADICT only weakly needs before a kept claim can be trusted.
 // Its confidence is s, c, or 1 − max(s, c) respectively. In the seed system's rule (the
 // reproduction's tables) the passage-level labels are not used: only the probabilities, so that
 // τ_s and τ_c alone trade precision for recall. With `verdict_gates_support` (what `ground` does on
@@ -36,12 +39,13 @@ enum class ClaimLabel : int { supported = 0, conflicting = 1, irrelevant = 2 };
 /// "supported", "conflicting", "irrelevant".
 std::string_view claim_label_name(ClaimLabel label);
 
-/// τ_s and τ_c of the rule above, each in [0, 1], and whether the verifier's NOT_ENOUGH_INFO
-/// verdict on a passage keeps that passage out of s.
+/// τ_s and τ_c of the rule above, each in [0, 1], whether the verifier's NOT_ENOUGH_INFO verdict
+/// on a passage keeps that passage out of s, and γ, in (0, 10].
 struct GroundingThresholds {
   double support = 0.5;
   double conflict = 0.5;
   bool verdict_gates_support = false;
+  double contradict_ratio = 1.0;
 };
 
 /// One cited sentence of a context passage.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <nlohmann/json.hpp>
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/systems/grounding_outputs.hpp"
@@ -84,31 +85,65 @@ std::vector<PrCurve> curves(const std::string& split, const std::vector<ScoredAn
   return {support, mean};
 }
 
-/// What `ground` gives users by default: the free-text verifier, its thresholds chosen on the
-/// train benchmark with unrelated claims appended (judged by the cross-fitted free-text
-/// verifier, the targets including at most max_unrelated_kept of the unrelated claims kept),
-/// then the dev benchmark built the same way judged once at them.
-void free_text_grounding(const ExperimentConfig& config, SciFactVerifiers& data, Results& results) {
+/// `ground`'s thresholds for users, from the configuration's "grounding" section.
+grounding::GroundingThresholds ground_defaults(const GroundingConfig& g) {
+  return {g.support_threshold, g.conflict_threshold, g.verdict_gates_support, g.contradict_ratio};
+}
+
+/// grounding/train_free_text_claims.jsonl: every claim of the train benchmark with unrelated
+/// claims, s with and without the verdict gate, c, its gold label and whether it is unrelated,
+/// so that `ground`'s defaults can be chosen on it beside another domain's benchmark
+/// (scripts/research/ground_defaults.py).
+void write_claim_scores(const Benchmark& benchmark, const std::vector<ScoredAnswer>& gated, const std::vector<ScoredAnswer>& ungated,
+                        const fs::path& path) {
+  io::AtomicFile file(path);
+  for (std::size_t a = 0; a < gated.size(); ++a) {
+    for (std::size_t c = 0; c < gated[a].size(); ++c) {
+      const auto& claim = gated[a][c];
+      file.stream() << nlohmann::json{{"id", benchmark.answers[a].id},
+                                      {"claim", c},
+                                      {"support_gated", claim.support},
+                                      {"support", ungated[a][c].support},
+                                      {"conflict", claim.conflict},
+                                      {"gold", verification::label_name(claim.gold)},
+                                      {"unrelated", claim.unrelated}}
+                                          .dump()
+                    << '\n';
+    }
+  }
+  file.commit();
+}
+
+/// What `ground` gives users by default: the free-text verifier at the configuration's
+/// thresholds, measured on the train benchmark with unrelated claims appended (judged by the
+/// cross-fitted free-text verifier, whose claim scores are written for the choice of the
+/// defaults), then on the dev benchmark built the same way.
+void free_text_grounding(const ExperimentConfig& config, SciFactVerifiers& data, const fs::path& work, Results& results) {
   const auto& g = config.grounding;
+  const auto defaults = ground_defaults(g);
+  grounding::MethodSettings settings;
+  settings.thresholds = defaults;
   const Benchmark train = build(config, data, data.train_claims(), "train-free-text", g.unrelated_per_answer);
-  // `ground`'s rule: the verifier's NOT_ENOUGH_INFO verdict on a passage keeps it out of s.
-  const auto train_scored = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), to_ground(train, data.index()),
-                                                                    {g.support_threshold, g.conflict_threshold, true}));
-  auto chosen = grounding::choose_settings(train_scored, g.threshold_grid, {g.max_conflict_rate, g.min_recall, g.max_unrelated_kept});
-  chosen.thresholds.verdict_gates_support = true;
-  const auto train_metrics = grounding::evaluate_method(Method::grounding, train_scored, chosen);
-  std::map<std::string, double> choice{{"support_threshold", chosen.thresholds.support},
-                                       {"conflict_threshold", chosen.thresholds.conflict},
-                                       {"train_answers", static_cast<double>(train.answers.size())}};
-  for (const char* key : {"conflict_rate", "recall", "unrelated_kept_rate", "nei_kept_rate"}) choice["train_" + std::string(key)] = train_metrics.at(key);
-  results["grounding_free_text_choice"] = choice;
-  spdlog::info("grounding (free text): chose tau_s {} tau_c {} on {} train answers with unrelated claims",
-               chosen.thresholds.support, chosen.thresholds.conflict, train.answers.size());
+  const auto train_answers = to_ground(train, data.index());
+  auto gate = defaults;
+  gate.verdict_gates_support = true;
+  const auto train_gated = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), train_answers, gate));
+  gate.verdict_gates_support = false;
+  const auto train_ungated = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), train_answers, gate));
+  write_claim_scores(train, train_gated, train_ungated, work / "grounding" / "train_free_text_claims.jsonl");
+  const auto train_metrics = grounding::evaluate_method(Method::grounding, defaults.verdict_gates_support ? train_gated : train_ungated, settings);
+  std::map<std::string, double> measured{{"train_answers", static_cast<double>(train.answers.size())}};
+  for (const char* key : {"conflict_rate", "recall", "unrelated_kept_rate", "nei_kept_rate"}) measured["train_" + std::string(key)] = train_metrics.at(key);
+  results["grounding_free_text_train"] = measured;
 
   const Benchmark dev = build(config, data, data.dev_claims(), "dev-free-text", g.unrelated_per_answer);
-  const auto dev_scored = scored(dev, grounding::ground_answers(data.free_text(), to_ground(dev, data.index()), chosen.thresholds));
-  results["grounding_free_text"] = grounding::evaluate_method(Method::grounding, dev_scored, chosen);
-  results["grounding_free_text_unfiltered"] = grounding::evaluate_method(Method::score_only, dev_scored, chosen);
+  const auto dev_scored = scored(dev, grounding::ground_answers(data.free_text(), to_ground(dev, data.index()), defaults));
+  results["grounding_free_text"] = grounding::evaluate_method(Method::grounding, dev_scored, settings);
+  results["grounding_free_text_unfiltered"] = grounding::evaluate_method(Method::score_only, dev_scored, settings);
+  spdlog::info("grounding (free text): ground's defaults (tau_s {}, tau_c {}, gamma {}, verdict gate {}) measured on {} train "
+               "and {} dev answers with unrelated claims",
+               defaults.support, defaults.conflict, defaults.contradict_ratio, defaults.verdict_gates_support, train.answers.size(),
+               dev.answers.size());
 }
 
 }  // namespace
@@ -168,7 +203,7 @@ void run_grounding_stage(const ExperimentConfig& config, SciFactVerifiers& data,
   auto all_curves = curves("train", train_scored, chosen, g.threshold_grid);
   for (auto& curve : curves("dev", dev_scored, chosen, g.threshold_grid)) all_curves.push_back(std::move(curve));
   write_pr_table(all_curves, work / "tables" / "grounding_pr.tsv");
-  free_text_grounding(config, data, results);
+  free_text_grounding(config, data, work, results);
   spdlog::info("grounding stage: {} dev answers, {:.1f} s", dev.answers.size(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
 }

@@ -48,6 +48,7 @@ struct GroundRequest {
   std::filesystem::path model;     ///< a verifier saved by `verify --save-model` or the reproduction; empty: the free-text one
   std::optional<double> support_threshold;   ///< τ_s; absent: grounding.support_threshold
   std::optional<double> conflict_threshold;  ///< τ_c; absent: grounding.conflict_threshold
+  std::optional<double> contradict_ratio;    ///< γ; absent: grounding.contradict_ratio
   served::ServedOptions served = {};         ///< a served --verifier's endpoint rules, recording, replay
   std::string llm_model = {};                ///< --verifier llm:URL: the model name
   std::filesystem::path llm_prompt = {};     ///< --verifier llm:URL: the prompt template; empty: the default
