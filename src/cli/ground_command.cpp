@@ -49,7 +49,7 @@ void add_ground_command(CLI::App& root) {
   command->add_option("--contradict-ratio", options->contradict_ratio,
                       "gamma: a claim is kept only when P(CONTRADICT) < gamma x P(SUPPORT), and dropped as conflicting when "
                       "P(CONTRADICT) >= gamma x P(SUPPORT) and >= tau_c (default: the config's grounding.contradict_ratio)")
-      ->check(number_in(0, 10));
+      ->check(number_in(0, 10, /*low_excluded=*/true));
   add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
   add_threads_option(*command);

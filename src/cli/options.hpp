@@ -21,15 +21,16 @@ namespace claimrag::cli {
 /// The check of a numeric option: a finite number in [low, high]. CLI11 reads "-1" into an unsigned
 /// option as its largest value and lets "nan" through CLI::Range, so every numeric option takes
 /// this check on the text as typed. A number a double cannot hold (1e400, 1e-400) is reported as
-/// out of range, as the files' numbers are (io::number_problem).
-inline CLI::Validator number_in(double low, double high) {
-  const auto bounds = "[" + CLI::detail::to_string(low) + ", " + CLI::detail::to_string(high) + "]";
+/// out of range, as the files' numbers are (io::number_problem). With low_excluded the range is
+/// (low, high].
+inline CLI::Validator number_in(double low, double high, bool low_excluded = false) {
+  const auto bounds = (low_excluded ? "(" : "[") + CLI::detail::to_string(low) + ", " + CLI::detail::to_string(high) + "]";
   return CLI::Validator(
-      [low, high, bounds](std::string& text) {
+      [low, high, low_excluded, bounds](std::string& text) {
         double value = 0;
         const std::string problem = io::number_problem(text, value);
         if (problem == "is out of range") return "'" + text + "' is out of range: must be a number in " + bounds;
-        if (!problem.empty() || value < low || value > high) return "must be a number in " + bounds + ", got '" + text + "'";
+        if (!problem.empty() || value < low || (low_excluded && value == low) || value > high) return "must be a number in " + bounds + ", got '" + text + "'";
         return std::string();
       },
       "in " + bounds);

@@ -26,12 +26,14 @@ ClaimLabel label_of(double support, double conflict, const GroundingThresholds& 
 
 namespace {
 
-/// The sentences a citation of `document` shows: its rationale, or, when the verifier selected
-/// none (its verdict on the passage was NOT_ENOUGH_INFO, which without the verdict gate can still
-/// keep a claim), the one sentence its selector scored highest (the earliest of equals), so that
-/// every citation points at a sentence when the verifier scores sentences at all.
-std::vector<std::size_t> cited_sentences(const verification::DocumentVerdict& document) {
-  if (!document.rationale.empty() || document.sentence_scores.empty()) return document.rationale;
+/// The sentences a citation of `document` for `cited` shows: its rationale, or, for support
+/// from a passage whose verdict selected no sentence (NOT_ENOUGH_INFO, which keeps a claim only
+/// without the verdict gate), the one sentence its selector scored highest (the earliest of
+/// equals), so that every kept claim points at a sentence when the verifier scores sentences. A
+/// conflict citation never takes that fallback: the best-scored sentence of a passage is often the
+/// one that agrees with the claim.
+std::vector<std::size_t> cited_sentences(const verification::DocumentVerdict& document, Label cited) {
+  if (cited != Label::support || !document.rationale.empty() || document.sentence_scores.empty()) return document.rationale;
   std::size_t best = 0;
   for (std::size_t i = 1; i < document.sentence_scores.size(); ++i) {
     if (document.sentence_scores[i].score > document.sentence_scores[best].score) best = i;
@@ -76,8 +78,8 @@ ClaimJudgement judge_claim(const verification::VerificationInput& input, const v
     const auto& document = verdict.documents[d];
     const auto& sentences = input.documents[d].sentences;
     Citation citation{document.doc_id, document.probabilities[static_cast<int>(cited)], {}};
-    for (const std::size_t index : cited_sentences(document)) {
-      if (index >= sentences.size()) throw InternalError("judge_claim: a rationale sentence past the passage's end");
+    for (const std::size_t index : cited_sentences(document, cited)) {
+      if (index >= sentences.size()) throw InternalError("judge_claim: a cited sentence past the passage's end");
       const double score = index < document.sentence_scores.size() ? document.sentence_scores[index].score : 0.0;
       citation.sentences.push_back({index, sentences[index], score});
     }

@@ -117,15 +117,8 @@ std::size_t choose_candidate(std::span<const std::map<std::string, double>> cand
   const auto recall = [](const auto& m) { return m.at("recall"); };
   const auto low_conflict = [](const auto& m) { return -m.at("conflict_rate"); };
   const auto reaches_recall = [&](const auto& m) { return m.at("recall") >= targets.min_recall && m.at("claims_kept") > 0; };
-  const auto meets_both = [&](const auto& m) {
-    return reaches_recall(m) && m.at("conflict_rate") <= targets.max_conflict_rate &&
-           (!m.contains("unrelated_kept_rate") || m.at("unrelated_kept_rate") <= targets.max_unrelated_kept);
-  };
-  const auto keeps_few_unrelated = [&](const auto& m) {
-    return reaches_recall(m) && (!m.contains("unrelated_kept_rate") || m.at("unrelated_kept_rate") <= targets.max_unrelated_kept);
-  };
+  const auto meets_both = [&](const auto& m) { return reaches_recall(m) && m.at("conflict_rate") <= targets.max_conflict_rate; };
   if (const std::size_t best = pick(meets_both, recall); best < candidates.size()) return best;
-  if (const std::size_t best = pick(keeps_few_unrelated, low_conflict); best < candidates.size()) return best;
   if (const std::size_t best = pick(reaches_recall, low_conflict); best < candidates.size()) return best;
   return pick([](const auto&) { return true; }, recall);
 }

@@ -17,12 +17,14 @@
 // users' text) a passage the verifier itself labels NOT_ENOUGH_INFO supports nothing: s is then
 // the maximum over the other passages only, so that a passage on another subject, however many
 // words it shares with the claim, cannot keep it. c is never gated: dropping a claim is the safe
-// side. The τ's are chosen on train (experiment/systems/grounding_stage.hpp); `ground`
-// reads them from the configuration's "grounding" section.
+// side. The seed tables choose their τ's on train (experiment/systems/grounding_stage.hpp);
+// `ground` reads τ_s, τ_c, γ and the gate from the configuration's "grounding" section, chosen
+// for the built-in verifier by scripts/research/ground_defaults.py.
 //
 // Citations: for a supported claim every passage with P(SUPPORT) ≥ τ_s, for a conflicting one
 // every passage with P(CONTRADICT) ≥ τ_c, most probable first (ties: context order), each with
-// its rationale sentences (best first). An irrelevant claim cites nothing.
+// its rationale sentences (best first); a supporting passage whose verdict selected none shows
+// the sentence the verifier scored highest. An irrelevant claim cites nothing.
 
 #include <cstddef>
 #include <string>

@@ -62,22 +62,18 @@ std::vector<bool> kept_claims(Method method, const ScoredAnswer& answer, const M
 std::map<std::string, double> evaluate_method(Method method, std::span<const ScoredAnswer> answers, const MethodSettings& settings,
                                               std::span<const std::size_t> indices = {});
 
-/// The targets a choice aims at: the kept claims' conflict rate at most max_conflict_rate and at
-/// most max_unrelated_kept of the unrelated claims kept, while keeping at least min_recall of the
-/// gold-supported claims.
+/// The targets a choice aims at: the kept claims' conflict rate at most max_conflict_rate while
+/// keeping at least min_recall of the gold-supported claims.
 struct ChoiceTargets {
   double max_conflict_rate = 0.02;
   double min_recall = 0.6;
-  double max_unrelated_kept = 1.0;
 };
 
 /// The choice rule, first that applies (ties: larger support_rate, then the earlier candidate):
-///  1. among candidates meeting every target, the largest recall;
-///  2. else among those reaching min_recall and keeping at most max_unrelated_kept, the smallest
-///     conflict_rate;
-///  3. else among those reaching min_recall, the smallest conflict_rate;
-///  4. else the largest recall.
-/// Keeping nothing (conflict rate 0, recall 0) can only win by rule 4 when nothing keeps a claim.
+///  1. among candidates meeting both targets, the largest recall;
+///  2. else among those reaching min_recall, the smallest conflict_rate;
+///  3. else the largest recall.
+/// Keeping nothing (conflict rate 0, recall 0) can only win by rule 3 when nothing keeps a claim.
 std::size_t choose_candidate(std::span<const std::map<std::string, double>> candidates, const ChoiceTargets& targets);
 
 /// Grounding's τ_s × τ_c over `grid` (τ_s outer), and refusal_mean's τ_m over `grid`, each

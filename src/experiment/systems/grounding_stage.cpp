@@ -125,11 +125,13 @@ void free_text_grounding(const ExperimentConfig& config, SciFactVerifiers& data,
   settings.thresholds = defaults;
   const Benchmark train = build(config, data, data.train_claims(), "train-free-text", g.unrelated_per_answer);
   const auto train_answers = to_ground(train, data.index());
-  auto gate = defaults;
-  gate.verdict_gates_support = true;
-  const auto train_gated = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), train_answers, gate));
-  gate.verdict_gates_support = false;
-  const auto train_ungated = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), train_answers, gate));
+  // Both readings of s are written for the choice, so the train claims are judged with the gate
+  // and without it (the thresholds move no score).
+  auto scoring = defaults;
+  scoring.verdict_gates_support = true;
+  const auto train_gated = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), train_answers, scoring));
+  scoring.verdict_gates_support = false;
+  const auto train_ungated = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), train_answers, scoring));
   write_claim_scores(train, train_gated, train_ungated, work / "grounding" / "train_free_text_claims.jsonl");
   const auto train_metrics = grounding::evaluate_method(Method::grounding, defaults.verdict_gates_support ? train_gated : train_ungated, settings);
   std::map<std::string, double> measured{{"train_answers", static_cast<double>(train.answers.size())}};
@@ -142,7 +144,7 @@ void free_text_grounding(const ExperimentConfig& config, SciFactVerifiers& data,
   results["grounding_free_text_unfiltered"] = grounding::evaluate_method(Method::score_only, dev_scored, settings);
   spdlog::info("grounding (free text): ground's defaults (tau_s {}, tau_c {}, gamma {}, verdict gate {}) measured on {} train "
                "and {} dev answers with unrelated claims",
-               defaults.support, defaults.conflict, defaults.contradict_ratio, defaults.verdict_gates_support, train.answers.size(),
+               defaults.support, defaults.conflict, defaults.contradict_ratio, defaults.verdict_gates_support ? "on" : "off", train.answers.size(),
                dev.answers.size());
 }
 
