@@ -28,6 +28,10 @@ void parallel_for(std::size_t count, Body&& body) {
   }
 }
 
+/// The shares a corpus is counted in by parallel_for_shares: a fixed number, not the thread
+/// count, so that the ranges, and anything merged from them, are the same on any machine.
+inline constexpr std::size_t kCountingShares = 4;
+
 /// Splits [0, count) into `shares` consecutive ranges of near-equal size and runs
 /// body(share, begin, end) for each on the threads (parallel_for's order and failures): for work
 /// whose per-range results are merged afterwards, in share order.

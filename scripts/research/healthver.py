@@ -99,9 +99,9 @@ def pairs(dev, out):
 
 
 def probabilities(path, short_only=False):
-    """The verdicts' probabilities (and conflict cues) of the related and the unrelated pairs; with
-    `short_only`, those judged by the short-evidence rule only, and beside them the labels the
-    verifier gave the others (which that rule does not move)."""
+    """The verdicts' probabilities (and conflict cues) of the related and the unrelated pairs, and
+    the labels the verifier gave the pairs left out of them: with `short_only` the pairs not
+    judged by the short-evidence rule (which that rule does not move), else none."""
     related, unrelated, fixed = {}, {}, {}
     for r in read(path):
         key = r["id"][2:] if r["id"].startswith("u-") else r["id"]
@@ -112,7 +112,7 @@ def probabilities(path, short_only=False):
         # The rationale's conflict cues, when the verifier was asked for them (free_text_contradict_cue).
         triple = (p["SUPPORT"], p["CONTRADICT"], p["NOT_ENOUGH_INFO"], frozenset(r.get("conflict_cues", ())))
         (unrelated if r["id"].startswith("u-") else related)[key] = triple
-    return (related, unrelated, fixed) if short_only else (related, unrelated)
+    return related, unrelated, fixed
 
 
 def decide(p, theta, ratio=1.0, cue="always", cues=None):
@@ -142,6 +142,23 @@ def f1s(ids, gold, predicted):
 
 
 THETAS = [round(0.01 * k, 2) for k in range(20, 97)]
+ALL_CUES = "negation,null_result,direction,number"
+
+
+def ratio_grid(min_ratio):
+    """γ from `min_ratio` to 1.50 by 0.05."""
+    return [round(0.05 * k, 2) for k in range(round(float(min_ratio) / 0.05), 31)]
+
+
+def rule_functions(related, unrelated, fixed, cue, cues):
+    """label(i, θ, γ), pair i's label by decide() or the verifier's fixed one, and
+    unrelated_is_nei(i, θ), whether the unrelated pair of i is NOT_ENOUGH_INFO."""
+    def label(i, theta, ratio):
+        return decide(related[i], theta, ratio, cue, cues) if i in related else fixed[i]
+
+    def unrelated_is_nei(u, theta):
+        return unrelated[u][2] >= theta if u in unrelated else fixed["u-" + u] == "NEI"
+    return label, unrelated_is_nei
 
 
 def gold_and_folds(dev):
@@ -167,18 +184,10 @@ def grouped_cv(dev, verdicts, ratios, cue="always", cues=None, short_only=False)
     held-out F1s, held-out unrelated NEI rate). With `short_only`, (θ, γ) decide only the pairs
     the verifier judged by its short-evidence rule; the others keep the verifier's labels."""
     gold, fold = gold_and_folds(dev)
-    if short_only:
-        related, unrelated, fixed = probabilities(verdicts, short_only=True)
-    else:
-        (related, unrelated), fixed = probabilities(verdicts), {}
+    related, unrelated, fixed = probabilities(verdicts, short_only)
     ids = sorted(set(related) | {i for i in fixed if not i.startswith("u-")})
     uids = sorted(set(unrelated) | {i[2:] for i in fixed if i.startswith("u-")})
-
-    def label(i, theta, ratio):
-        return decide(related[i], theta, ratio, cue, cues) if i in related else fixed[i]
-
-    def unrelated_label_nei(u, theta):
-        return unrelated[u][2] >= theta if u in unrelated else fixed["u-" + u] == "NEI"
+    label, unrelated_label_nei = rule_functions(related, unrelated, fixed, cue, cues)
 
     def unrelated_nei(us, theta):
         return sum(unrelated_label_nei(u, theta) for u in us) / max(1, len(us))
@@ -204,32 +213,27 @@ def cv(dev, verdicts):
           f" CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f}; held-out unrelated NEI {unrelated_rate:.3f}")
 
 
-def cv_ratio(dev, verdicts, min_ratio="0.10"):
-    ratios = [round(0.05 * k, 2) for k in range(round(float(min_ratio) / 0.05), 31)]
-    *_, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, ratios)
-    print(f"grouped CV, θ and γ: (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f}"
+def report_cv(dev, verdicts, header, min_ratio, cue="always", cues=ALL_CUES, short_only=False):
+    *_, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, ratio_grid(min_ratio), cue, frozenset(cues.split(",")), short_only)
+    print(f"{header}: (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f} SUPPORT {f['SUPPORT']:.3f}"
           f" CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f}; held-out unrelated NEI {unrelated_rate:.3f}")
 
 
-def cv_cue(dev, verdicts, cue, min_ratio="0.10", cues="negation,null_result,direction,number"):
+def cv_ratio(dev, verdicts, min_ratio="0.10"):
+    report_cv(dev, verdicts, "grouped CV, θ and γ", min_ratio)
+
+
+def cv_cue(dev, verdicts, cue, min_ratio="0.10", cues=ALL_CUES):
     """cv-ratio with γ applied only to pairs carrying a conflict cue (`cue` with_cue or
     cue_required, as the verifier's free_text_contradict_cue); VERDICTS must hold conflict_cues."""
-    ratios = [round(0.05 * k, 2) for k in range(round(float(min_ratio) / 0.05), 31)]
-    *_, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, ratios, cue, frozenset(cues.split(",")))
-    print(f"grouped CV, θ and γ, {cue} ({cues}): (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f}"
-          f" SUPPORT {f['SUPPORT']:.3f} CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f};"
-          f" held-out unrelated NEI {unrelated_rate:.3f}")
+    report_cv(dev, verdicts, f"grouped CV, θ and γ, {cue} ({cues})", min_ratio, cue, cues)
 
 
-def cv_short(dev, verdicts, cue="always", min_ratio="0.10", cues="negation,null_result,direction,number"):
+def cv_short(dev, verdicts, cue="always", min_ratio="0.10", cues=ALL_CUES):
     """cv-ratio's (or, with `cue` with_cue / cue_required, cv-cue's) choice for the pairs that a
     verifier trained with verification.free_text_short_evidence judged by that rule
     ("short_evidence" in VERDICTS); the other pairs keep its labels."""
-    ratios = [round(0.05 * k, 2) for k in range(round(float(min_ratio) / 0.05), 31)]
-    *_, chosen, f, unrelated_rate = grouped_cv(dev, verdicts, ratios, cue, frozenset(cues.split(",")), short_only=True)
-    print(f"grouped CV, short evidence, θ and γ, {cue}: (θ, γ) per fold {chosen}; held-out macro {f['macro']:.3f}"
-          f" SUPPORT {f['SUPPORT']:.3f} CONTRADICT {f['CONTRADICT']:.3f} NEI {f['NEI']:.3f};"
-          f" held-out unrelated NEI {unrelated_rate:.3f}")
+    report_cv(dev, verdicts, f"grouped CV, short evidence, θ and γ, {cue}", min_ratio, cue, cues, short_only=True)
 
 
 def cv_short_nested(dev, *candidates):
@@ -237,8 +241,8 @@ def cv_short_nested(dev, *candidates):
     verifier with its own max_sentences) inside the cross-validation: on four folds, every
     candidate's best (θ, γ) as in cv-short, the candidate whose best scores highest; the fifth fold
     scored by it. Prints each fold's choice and the pooled held-out scores."""
-    ratios = [round(0.05 * k, 2) for k in range(2, 31)]
-    every = frozenset("negation,null_result,direction,number".split(","))
+    ratios = ratio_grid(0.10)
+    every = frozenset(ALL_CUES.split(","))
     gold, fold = gold_and_folds(dev)
     read_candidates = []
     for candidate in candidates:
@@ -251,11 +255,7 @@ def cv_short_nested(dev, *candidates):
         train = [i for i in ids if fold[i] != k]
         best = None
         for name, mode, related, unrelated, fixed in read_candidates:
-            def label(i, theta, ratio, related=related, fixed=fixed, mode=mode):
-                return decide(related[i], theta, ratio, mode, every) if i in related else fixed[i]
-
-            def nei(u, theta, unrelated=unrelated, fixed=fixed):
-                return unrelated[u][2] >= theta if u in unrelated else fixed["u-" + u] == "NEI"
+            label, nei = rule_functions(related, unrelated, fixed, mode, every)
             score, theta, ratio = best_rule(train, gold, label, nei, ratios)
             if best is None or score > best[0]:
                 best = (score, name, theta, ratio, label, nei)

@@ -16,6 +16,13 @@ std::int64_t Corpus::find(const std::string& id) const {
   return found == position.end() ? -1 : static_cast<std::int64_t>(found->second);
 }
 
+std::vector<std::string> Corpus::full_texts() const {
+  std::vector<std::string> texts;
+  texts.reserve(documents.size());
+  for (const auto& document : documents) texts.push_back(document.full_text());
+  return texts;
+}
+
 std::string for_each_document(const std::filesystem::path& corpus_jsonl,
                               const std::function<void(Document& document, std::size_t line)>& visit) {
   std::unordered_map<std::string, std::size_t> line_of;

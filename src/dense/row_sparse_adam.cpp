@@ -10,14 +10,13 @@
 #include "claimrag/kernels/adam_update.hpp"
 
 namespace claimrag::dense {
-namespace {
 
-// Sorted rows as spans of consecutive rows, each at most kMaxRows long so that the threads still
-// share the work when every row is one span.
-template <typename Span>
-std::vector<Span> consecutive_spans(const std::vector<std::int32_t>& rows) {
+// Each run at most kMaxRows long, so that the threads still share the work when every row is a
+// run of its own.
+template <typename Scalar>
+std::vector<typename RowSparseAdam<Scalar>::RowSpan> RowSparseAdam<Scalar>::consecutive_spans(const std::vector<std::int32_t>& rows) {
   constexpr Eigen::Index kMaxRows = 256;
-  std::vector<Span> spans;
+  std::vector<RowSpan> spans;
   for (const std::int32_t row : rows) {
     if (!spans.empty() && spans.back().first + spans.back().count == row && spans.back().count < kMaxRows) {
       ++spans.back().count;
@@ -27,8 +26,6 @@ std::vector<Span> consecutive_spans(const std::vector<std::int32_t>& rows) {
   }
   return spans;
 }
-
-}  // namespace
 
 template <typename Scalar>
 RowSparseAdam<Scalar>::RowSparseAdam(nn::ParameterRegistry<Scalar>& registry, nn::AdamOptions options)
@@ -96,7 +93,7 @@ void RowSparseAdam<Scalar>::step() {
   for (std::size_t i = 0; i < registry_.size(); ++i) {
     if (unsorted_[i]) {
       std::sort(active_[i].begin(), active_[i].end());
-      spans_[i] = consecutive_spans<RowSpan>(active_[i]);
+      spans_[i] = consecutive_spans(active_[i]);
       unsorted_[i] = 0;
     }
     auto& parameter = registry_[i];

@@ -12,9 +12,8 @@ namespace claimrag::dense {
 Vocabulary Vocabulary::build(const std::vector<std::string>& texts) {
   // A token's id is its rank in sorted order, whichever text it was first seen in: the texts are
   // read in shares on the threads, and the shares' distinct tokens merged.
-  constexpr std::size_t kShares = 4;
-  std::vector<text::TermDictionary> share_tokens(kShares);
-  parallel_for_shares(texts.size(), kShares, [&](std::size_t share, std::size_t begin, std::size_t end) {
+  std::vector<text::TermDictionary> share_tokens(kCountingShares);
+  parallel_for_shares(texts.size(), kCountingShares, [&](std::size_t share, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       text::for_each_token(texts[i], [&](std::string_view token) { share_tokens[share].intern(token); });
     }

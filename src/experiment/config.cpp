@@ -193,6 +193,13 @@ void read_checkpoint_verification(io::StrictObject object, CheckpointVerificatio
   }
 }
 
+/// The contradict cue named `text`, or a UsageError saying `key` must be one of the three.
+verification::ContradictCue contradict_cue_or_throw(const std::string& text, const std::string& key) {
+  const auto parsed = verification::parse_contradict_cue(text);
+  if (!parsed) throw UsageError(key + " must be always, with_cue or cue_required");
+  return *parsed;
+}
+
 /// verification.free_text_short_evidence: {"max_sentences", "nei_threshold", "contradict_ratio",
 /// "contradict_cue"}, each optional (ShortEvidenceRule's defaults: off).
 void read_short_evidence(io::StrictObject object, verification::ShortEvidenceRule& rule) {
@@ -202,9 +209,7 @@ void read_short_evidence(io::StrictObject object, verification::ShortEvidenceRul
   std::string cue(verification::contradict_cue_name(rule.contradict_cue));
   object.read("contradict_cue", cue);
   object.finish();
-  const auto parsed = verification::parse_contradict_cue(cue);
-  if (!parsed) throw UsageError("verification.free_text_short_evidence.contradict_cue must be always, with_cue or cue_required");
-  rule.contradict_cue = *parsed;
+  rule.contradict_cue = contradict_cue_or_throw(cue, "verification.free_text_short_evidence.contradict_cue");
   if (const std::string problem = verification::short_evidence_problem(rule); !problem.empty()) {
     throw UsageError("verification.free_text_short_evidence." + problem);
   }
@@ -245,12 +250,10 @@ void read_verification(io::StrictObject object, VerificationConfig& verification
   if (!(options.free_text_nei_threshold >= 0 && options.free_text_nei_threshold <= 1)) {
     throw UsageError("verification.free_text_nei_threshold must be in [0, 1] (0: chosen on SciFact's grid)");
   }
-  if (!(options.free_text_contradict_ratio > 0 && options.free_text_contradict_ratio <= 10)) {
+  if (!verification::contradict_ratio_in_range(options.free_text_contradict_ratio)) {
     throw UsageError("verification.free_text_contradict_ratio must be in (0, 10] (1: the likelier of SUPPORT and CONTRADICT)");
   }
-  const auto cue = verification::parse_contradict_cue(contradict_cue);
-  if (!cue) throw UsageError("verification.free_text_contradict_cue must be always, with_cue or cue_required");
-  options.free_text_contradict_cue = *cue;
+  options.free_text_contradict_cue = contradict_cue_or_throw(contradict_cue, "verification.free_text_contradict_cue");
   const auto parsed_aggregation = verification::parse_free_text_aggregation(aggregation);
   if (!parsed_aggregation) throw UsageError("verification.free_text_aggregation must be whole or strongest_sentence");
   options.free_text_aggregation = *parsed_aggregation;
@@ -323,7 +326,7 @@ void read_grounding(io::StrictObject object, GroundingConfig& grounding) {
       !unit(grounding.min_recall)) {
     throw UsageError("grounding.support_threshold, conflict_threshold, max_conflict_rate and min_recall must be in [0, 1]");
   }
-  if (!(grounding.contradict_ratio > 0 && grounding.contradict_ratio <= 10)) {
+  if (!verification::contradict_ratio_in_range(grounding.contradict_ratio)) {
     throw UsageError("grounding.contradict_ratio must be in (0, 10]");
   }
   if (grounding.max_claims < grounding.min_claims) throw UsageError("grounding.max_claims must be >= min_claims");

@@ -54,9 +54,12 @@ ClaimJudgement judge_claim(const verification::VerificationInput& input, const v
   judgement.judged_passages = verdict.documents.size();
   for (const auto& document : verdict.documents) {
     if (!document.failure.empty()) judgement.failed_passages.emplace_back(document.doc_id, document.failure);
-    if (supports(document)) judgement.support = std::max(judgement.support, document.probabilities[static_cast<int>(Label::support)]);
+    const double support = document.probabilities[static_cast<int>(Label::support)];
+    judgement.ungated_support = std::max(judgement.ungated_support, support);
+    if (document.label != Label::not_enough_info) judgement.gated_support = std::max(judgement.gated_support, support);
     judgement.conflict = std::max(judgement.conflict, document.probabilities[static_cast<int>(Label::contradict)]);
   }
+  judgement.support = thresholds.verdict_gates_support ? judgement.gated_support : judgement.ungated_support;
   judgement.label = label_of(judgement.support, judgement.conflict, thresholds);
   switch (judgement.label) {
     case ClaimLabel::supported: judgement.confidence = judgement.support; break;

@@ -8,13 +8,6 @@
 namespace claimrag::rerank {
 namespace {
 
-std::vector<std::string> full_texts(const dataset::Corpus& corpus) {
-  std::vector<std::string> texts;
-  texts.reserve(corpus.documents.size());
-  for (const auto& document : corpus.documents) texts.push_back(document.full_text());
-  return texts;
-}
-
 const dataset::Corpus& checked(const dataset::Corpus& corpus, const bm25::InvertedIndex& index) {
   bool same = corpus.documents.size() == index.document_count();
   for (std::size_t d = 0; same && d < corpus.documents.size(); ++d) same = corpus.documents[d].id == index.doc_ids()[d];
@@ -54,8 +47,8 @@ FeatureExtractor::FeatureExtractor(const dataset::Corpus& corpus, const bm25::In
                                    bm25::Bm25Parameters bm25, const tfidf::TfidfOptions& tfidf)
     : index_(index),
       searcher_(index, bm25),
-      vectorizer_(tfidf::TfidfVectorizer::fit(full_texts(checked(corpus, index)), tfidf)) {
-  const auto texts = full_texts(corpus);
+      vectorizer_(tfidf::TfidfVectorizer::fit(checked(corpus, index).full_texts(), tfidf)) {
+  const auto texts = corpus.full_texts();
   document_tfidf_.resize(texts.size());
   document_tfidf_norm_.resize(texts.size());
   const long count = static_cast<long>(texts.size());

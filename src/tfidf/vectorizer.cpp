@@ -98,9 +98,8 @@ TfidfVectorizer TfidfVectorizer::fit(std::span<const std::string> documents,
 
   // The documents are counted in shares on the threads and the shares' counts summed; every
   // later step orders the terms alphabetically, so the provisional ids' order does not matter.
-  constexpr std::size_t kShares = 4;
-  std::vector<TermCounts> shares(kShares);
-  parallel_for_shares(documents.size(), kShares,
+  std::vector<TermCounts> shares(kCountingShares);
+  parallel_for_shares(documents.size(), kCountingShares,
                       [&](std::size_t share, std::size_t begin, std::size_t end) { shares[share].count(documents, begin, end); });
   TermCounts counts;
   for (const auto& share : shares) counts.add(share);

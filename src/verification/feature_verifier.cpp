@@ -99,16 +99,19 @@ DocumentVerdict decide(const EvidenceDocument& document, const std::vector<doubl
 
 namespace {
 
-/// Whether `sentences` holds at most `limit` distinct texts. Asked of every document in every
-/// step of the cross-validation's grid, so it stops as soon as it has seen one text too many.
-bool at_most_distinct(const std::vector<std::string>& sentences, std::size_t limit) {
-  std::vector<std::string_view> seen;
-  for (const auto& sentence : sentences) {
-    if (std::find(seen.begin(), seen.end(), sentence) != seen.end()) continue;
-    if (seen.size() == limit) return false;
-    seen.push_back(sentence);
-  }
-  return true;
+/// For every sentence, the index of the first sentence with the same text.
+std::vector<std::size_t> first_occurrences(const std::vector<std::string>& sentences) {
+  std::unordered_map<std::string_view, std::size_t> seen;
+  std::vector<std::size_t> first(sentences.size());
+  for (std::size_t s = 0; s < sentences.size(); ++s) first[s] = seen.emplace(sentences[s], s).first->second;
+  return first;
+}
+
+std::size_t distinct_sentences(const std::vector<std::string>& sentences) {
+  const std::vector<std::size_t> first = first_occurrences(sentences);
+  std::size_t distinct = 0;
+  for (std::size_t s = 0; s < first.size(); ++s) distinct += first[s] == s ? 1 : 0;
+  return distinct;
 }
 
 }  // namespace
@@ -118,10 +121,15 @@ DecisionRule decision_rule(const VerificationOptions& options, VerifierSetting s
   if (setting != VerifierSetting::free_text) return {nei_threshold, {}, false};
   const ShortEvidenceRule& short_rule = options.free_text_short_evidence;
   // A repeated sentence is read once, so it does not make evidence longer here either.
-  if (short_rule.max_sentences > 0 && !sentences.empty() && at_most_distinct(sentences, short_rule.max_sentences)) {
+  if (short_rule.max_sentences > 0 && !sentences.empty() && distinct_sentences(sentences) <= short_rule.max_sentences) {
     return {short_rule.nei_threshold, {short_rule.contradict_ratio, short_rule.contradict_cue}, true};
   }
   return {nei_threshold, {options.free_text_contradict_ratio, options.free_text_contradict_cue}, false};
+}
+
+DecisionRule at_nei_threshold(DecisionRule rule, double nei_threshold) {
+  if (!rule.short_evidence) rule.nei_threshold = nei_threshold;
+  return rule;
 }
 
 std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions& options, ContradictCue cue_rule,
@@ -162,14 +170,6 @@ std::vector<std::string_view> rationale_conflict_cues(const VerificationOptions&
 }
 
 namespace {
-
-/// For every sentence, the index of the first sentence with the same text.
-std::vector<std::size_t> first_occurrences(const std::vector<std::string>& sentences) {
-  std::unordered_map<std::string_view, std::size_t> seen;
-  std::vector<std::size_t> first(sentences.size());
-  for (std::size_t s = 0; s < sentences.size(); ++s) first[s] = seen.emplace(sentences[s], s).first->second;
-  return first;
-}
 
 /// Sentence s of `document` as a document of its own (same id and title).
 EvidenceDocument sentence_alone(const EvidenceDocument& document, std::size_t s) {

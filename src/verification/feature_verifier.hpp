@@ -68,6 +68,10 @@ DocumentVerdict decide(const EvidenceDocument& document, const std::vector<doubl
 DecisionRule decision_rule(const VerificationOptions& options, VerifierSetting setting, double nei_threshold,
                            const std::vector<std::string>& sentences);
 
+/// `rule` at another θ of the verifier's (the cross-validation's grid): a short-evidence rule
+/// keeps its own θ.
+DecisionRule at_nei_threshold(DecisionRule rule, double nei_threshold);
+
 /// The conflict cues a rule whose γ applies as `cue` says reads for a rationale whose label_row is
 /// `row`: those of options.free_text_conflict_cues among the row's, or, with
 /// free_text_cue_in_every_sentence, their union over the rationale's distinct sentences read

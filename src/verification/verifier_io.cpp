@@ -98,6 +98,13 @@ const std::string& field(const nn::SafetensorsMetadata& metadata, const std::str
   return found->second;
 }
 
+/// The contradict cue named `text`, or std::invalid_argument saying `key` is not one of the three.
+ContradictCue contradict_cue_or_throw(const std::string& text, const std::string& key) {
+  const auto parsed = parse_contradict_cue(text);
+  if (!parsed) throw std::invalid_argument(key + " is not always, with_cue or cue_required: " + text);
+  return *parsed;
+}
+
 VerificationOptions parse_options(const std::string& text) {
   const auto json = nlohmann::json::parse(text);
   VerificationOptions options;
@@ -119,9 +126,7 @@ VerificationOptions parse_options(const std::string& text) {
   options.free_text_contradict_ratio = json.value("free_text_contradict_ratio", 1.0);
   options.null_against_effect = json.value("null_against_effect", false);
   const std::string cue = json.value("free_text_contradict_cue", std::string(contradict_cue_name(ContradictCue::always)));
-  const auto parsed = parse_contradict_cue(cue);
-  if (!parsed) throw std::invalid_argument("free_text_contradict_cue is not always, with_cue or cue_required: " + cue);
-  options.free_text_contradict_cue = *parsed;
+  options.free_text_contradict_cue = contradict_cue_or_throw(cue, "free_text_contradict_cue");
   options.free_text_conflict_cues = json.value("free_text_conflict_cues", options.free_text_conflict_cues);
   options.free_text_cue_in_every_sentence = json.value("free_text_cue_in_every_sentence", false);
   const std::string aggregation =
@@ -136,9 +141,7 @@ VerificationOptions parse_options(const std::string& text) {
     rule.nei_threshold = short_json.at("nei_threshold").get<double>();
     rule.contradict_ratio = short_json.at("contradict_ratio").get<double>();
     const std::string short_cue = short_json.at("contradict_cue").get<std::string>();
-    const auto parsed_short_cue = parse_contradict_cue(short_cue);
-    if (!parsed_short_cue) throw std::invalid_argument("free_text_short_evidence's contradict_cue is not always, with_cue or cue_required: " + short_cue);
-    rule.contradict_cue = *parsed_short_cue;
+    rule.contradict_cue = contradict_cue_or_throw(short_cue, "free_text_short_evidence's contradict_cue");
     if (const std::string problem = short_evidence_problem(rule); !problem.empty()) {
       throw std::invalid_argument("free_text_short_evidence: " + problem);
     }
@@ -354,7 +357,7 @@ std::optional<ContradictCue> parse_contradict_cue(std::string_view name) {
 
 std::string short_evidence_problem(const ShortEvidenceRule& rule) {
   if (!(rule.nei_threshold >= 0 && rule.nei_threshold <= 1)) return "nei_threshold must be in [0, 1]";
-  if (!(rule.contradict_ratio > 0 && rule.contradict_ratio <= 10)) return "contradict_ratio must be in (0, 10]";
+  if (!contradict_ratio_in_range(rule.contradict_ratio)) return "contradict_ratio must be in (0, 10]";
   return {};
 }
 

@@ -422,6 +422,21 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         }
       });
     }
+    // Each document's rule (but for θ) and its rationale's conflict cues do not depend on θ: read
+    // once per τ, the grid of θ below only sets the threshold.
+    std::vector<std::vector<detail::DecisionRule>> rules(claims.size());
+    std::vector<std::vector<std::vector<std::string_view>>> cues(claims.size());
+    parallel_for(claims.size(), [&](std::size_t c) {
+      for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {
+        const auto& document = claims[c].documents[d];
+        const std::size_t row = tau_rows.predicted[c][d];
+        const auto& rule = rules[c].emplace_back(detail::decision_rule(options, fitted.setting, theta_grid.front(), document.source->sentences));
+        cues[c].push_back(row == kNoRow ? std::vector<std::string_view>{}
+                                        : detail::rationale_conflict_cues(options, rule.contradict.cue, claims[c].item->input.claim,
+                                                                          *document.source, predicted_rationale(options, document, tau),
+                                                                          tau_rows.rows[c][row]));
+      }
+    });
     bool improved = false;
     for (const double theta : theta_grid) {
       std::vector<ClaimVerdict> verdicts(claims.size());
@@ -429,13 +444,9 @@ std::unique_ptr<ClaimVerifier> train_claim_verifier(const VerifierTrainingData& 
         for (std::size_t d = 0; d < claims[c].documents.size(); ++d) {
           const auto& document = claims[c].documents[d];
           const std::size_t row = tau_rows.predicted[c][d];
-          const detail::DecisionRule rule = detail::decision_rule(options, fitted.setting, theta, document.source->sentences);
-          DocumentVerdict whole = detail::decide(
-              *document.source, document.out_of_fold, probabilities[c][d], tau, options.max_rationale, rule,
-              row == kNoRow ? std::vector<std::string_view>{}
-                            : detail::rationale_conflict_cues(options, rule.contradict.cue, claims[c].item->input.claim,
-                                                              *document.source, predicted_rationale(options, document, tau),
-                                                              tau_rows.rows[c][row]));
+          const detail::DecisionRule rule = detail::at_nei_threshold(rules[c][d], theta);
+          DocumentVerdict whole = detail::decide(*document.source, document.out_of_fold, probabilities[c][d], tau,
+                                                 options.max_rationale, rule, cues[c][d]);
           if (by_sentence && row != kNoRow) {
             whole = detail::strongest_sentence_verdict(std::move(whole), options, claims[c].item->input.claim, *document.source,
                                                        alone[c][d], alone_probabilities[c][d], tau, rule);

@@ -33,6 +33,8 @@ struct Corpus {
   std::string checksum;  ///< io::checksum_hex of the corpus file's bytes
   /// The index of `id`, or -1 when the corpus has no such document.
   [[nodiscard]] std::int64_t find(const std::string& id) const;
+  /// Every document's full_text(), in corpus order: what the lexical and dense models read.
+  [[nodiscard]] std::vector<std::string> full_texts() const;
 };
 
 struct Query {

@@ -73,6 +73,8 @@ class RowSparseAdam {
     Eigen::Index first;
     Eigen::Index count;
   };
+  /// Sorted rows as runs of consecutive rows (the .cpp says how long a run may be).
+  static std::vector<RowSpan> consecutive_spans(const std::vector<std::int32_t>& rows);
   std::vector<std::vector<RowSpan>> spans_;
   long step_ = 0;
 };

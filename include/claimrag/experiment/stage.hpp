@@ -25,17 +25,13 @@
 #include "claimrag/metrics/ranking.hpp"
 #include "claimrag/rerank/reranker.hpp"
 
-namespace claimrag::experiment {
-
-class RerankResources;
-}  // namespace claimrag::experiment
-
 namespace claimrag::bm25 {
 class InvertedIndex;
 }  // namespace claimrag::bm25
 
 namespace claimrag::experiment {
 
+class RerankResources;
 struct DenseIndex;
 class SciFactVerifiers;
 

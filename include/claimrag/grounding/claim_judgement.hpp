@@ -67,8 +67,12 @@ struct Citation {
 struct ClaimJudgement {
   ClaimLabel label = ClaimLabel::irrelevant;
   double confidence = 0.0;
-  double support = 0.0;   ///< s
+  double support = 0.0;   ///< s, read as the thresholds say (one of the two below)
   double conflict = 0.0;  ///< c
+  /// s over the passages whose verdict is not NOT_ENOUGH_INFO, and over every passage: both
+  /// readings, whichever the thresholds use, so that one judgement serves a choice between them.
+  double gated_support = 0.0;
+  double ungated_support = 0.0;
   std::vector<Citation> citations;
   std::size_t judged_passages = 0;  ///< passages the verifier was asked about
   /// (doc_id, why) of the passages the verifier could not judge (DocumentVerdict::failure): they

@@ -23,6 +23,10 @@ namespace claimrag::verification {
 enum class Label : int { support = 0, contradict = 1, not_enough_info = 2 };
 inline constexpr std::size_t label_count = 3;
 
+/// Whether γ, the ratio a rule between SUPPORT and CONTRADICT weighs P(SUPPORT) by (the free-text
+/// verifier's CONTRADICT rule, `ground`'s claim rule), is in (0, 10]; NaN is not.
+inline bool contradict_ratio_in_range(double ratio) { return ratio > 0 && ratio <= 10; }
+
 /// "SUPPORT", "CONTRADICT", "NOT_ENOUGH_INFO": SciFact's names.
 std::string_view label_name(Label label);
 /// The inverse of label_name; throws UsageError naming the text for anything else.

@@ -106,10 +106,7 @@ EvidenceData::EvidenceData(const std::filesystem::path& beir_folder, std::size_t
 const tfidf::TfidfVectorizer& pseudo_gold_vectorizer(const EvidenceData& data, const rerank::FeatureExtractor* built,
                                                      std::optional<tfidf::TfidfVectorizer>& fitted) {
   if (of_same_corpus(built, data) && built->definition().tfidf_max_features == kPseudoGoldMaxFeatures) return built->vectorizer();
-  std::vector<std::string> texts;
-  texts.reserve(data.corpus().documents.size());
-  for (const auto& document : data.corpus().documents) texts.push_back(document.full_text());
-  fitted = tfidf::TfidfVectorizer::fit(texts, {.max_features = kPseudoGoldMaxFeatures});
+  fitted = tfidf::TfidfVectorizer::fit(data.corpus().full_texts(), {.max_features = kPseudoGoldMaxFeatures});
   return *fitted;
 }
 

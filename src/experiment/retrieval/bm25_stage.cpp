@@ -50,15 +50,15 @@ bm25::InvertedIndex index_bm25(const std::filesystem::path& beir_folder, const s
 
 bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
                                        const std::filesystem::path& corpus_path) {
-  return checked_index(bm25::load_index(index_folder / kBm25IndexFile), index_folder, corpus, corpus_path);
+  return checked_index(bm25::load_index(index_folder / kBm25IndexFile), index_folder, corpus.checksum, corpus_path);
 }
 
 bm25::InvertedIndex checked_index(bm25::InvertedIndex index, const std::filesystem::path& index_folder,
-                                  const dataset::Corpus& corpus, const std::filesystem::path& corpus_path) {
+                                  const std::string& corpus_checksum, const std::filesystem::path& corpus_path) {
   const auto index_path = index_folder / kBm25IndexFile;
-  if (index.corpus_checksum() != corpus.checksum) {
+  if (index.corpus_checksum() != corpus_checksum) {
     throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() + " (checksum " +
-                                             index.corpus_checksum() + ", now " + corpus.checksum +
+                                             index.corpus_checksum() + ", now " + corpus_checksum +
                                              "): run claimrag index again");
   }
   return index;
@@ -68,15 +68,9 @@ run::Run retrieve_bm25(const std::filesystem::path& beir_folder,
                        const std::filesystem::path& index_folder,
                        const std::vector<dataset::Query>& queries, const Bm25Config& bm25,
                        std::size_t k) {
-  const auto index_path = index_folder / kBm25IndexFile;
-  const auto index = bm25::load_index(index_path);
+  auto loaded = bm25::load_index(index_folder / kBm25IndexFile);
   const auto corpus_path = beir_folder / "corpus.jsonl";
-  const std::string checksum = io::file_checksum(corpus_path);
-  if (checksum != index.corpus_checksum()) {
-    throw DataError(index_path.string(), "was built from another corpus than " + corpus_path.string() +
-                                             " (checksum " + index.corpus_checksum() + ", now " + checksum +
-                                             "): run claimrag index again");
-  }
+  const auto index = checked_index(std::move(loaded), index_folder, io::file_checksum(corpus_path), corpus_path);
   return retrieve_bm25(bm25::Searcher(index, bm25.parameters), queries, k);
 }
 

@@ -14,13 +14,6 @@
 namespace claimrag::experiment {
 namespace {
 
-std::vector<std::string> document_texts(const dataset::Corpus& corpus) {
-  std::vector<std::string> texts;
-  texts.reserve(corpus.documents.size());
-  for (const auto& document : corpus.documents) texts.push_back(document.full_text());
-  return texts;
-}
-
 std::vector<std::string> document_ids(const dataset::Corpus& corpus) {
   std::vector<std::string> ids;
   ids.reserve(corpus.documents.size());
@@ -49,7 +42,7 @@ DenseIndex index_dense(const std::filesystem::path& beir_folder, const std::file
   }
   warn_missing_documents(dataset::judged_documents_missing(qrels, corpus),
                          beir_folder / "qrels" / (config.data.train_split + ".tsv"), beir_folder / "corpus.jsonl");
-  const auto texts = document_texts(corpus);
+  const auto texts = corpus.full_texts();
   std::vector<std::string> vocabulary_texts = texts;
   vocabulary_texts.insert(vocabulary_texts.end(), query_texts.begin(), query_texts.end());
   const auto vocabulary = dense::Vocabulary::build(vocabulary_texts);

@@ -28,7 +28,7 @@ RerankResources::RerankResources(const std::filesystem::path& beir_folder, const
                                  bm25::InvertedIndex loaded, const ExperimentConfig& config)
     : beir_folder_(beir_folder),
       corpus_(dataset::load_corpus(beir_folder / "corpus.jsonl")),
-      index_(checked_index(std::move(loaded), index_folder, corpus_, beir_folder / "corpus.jsonl")),
+      index_(checked_index(std::move(loaded), index_folder, corpus_.checksum, beir_folder / "corpus.jsonl")),
       extractor_(corpus_, index_, config.bm25.parameters, tfidf::TfidfOptions{config.rerank.max_features}) {
   for (auto& query : dataset::load_queries(beir_folder / "queries.jsonl")) {
     query_text_.emplace(std::move(query.id), std::move(query.text));

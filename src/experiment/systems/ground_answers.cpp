@@ -87,7 +87,7 @@ nlohmann::ordered_json generated_line(const grounding::QuestionWithContext& ques
 GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& config) {
   check_request(request);
   const double contradict_ratio = request.contradict_ratio.value_or(config.grounding.contradict_ratio);
-  if (!(contradict_ratio > 0 && contradict_ratio <= 10)) throw UsageError("--contradict-ratio must be in (0, 10]");
+  if (!verification::contradict_ratio_in_range(contradict_ratio)) throw UsageError("--contradict-ratio must be in (0, 10]");
   const grounding::GroundingThresholds thresholds{
       threshold(request.support_threshold, config.grounding.support_threshold, "--support-threshold"),
       threshold(request.conflict_threshold, config.grounding.conflict_threshold, "--conflict-threshold"),

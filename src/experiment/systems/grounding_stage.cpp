@@ -55,14 +55,17 @@ std::vector<grounding::AnswerToGround> to_ground(const Benchmark& benchmark, con
   return answers;
 }
 
-std::vector<ScoredAnswer> scored(const Benchmark& benchmark, const std::vector<GroundedAnswer>& grounded) {
+/// The claims' scores, s read from `support` (the reading the grounding used, or either of the
+/// two every judgement holds).
+std::vector<ScoredAnswer> scored(const Benchmark& benchmark, const std::vector<GroundedAnswer>& grounded,
+                                 double grounding::ClaimJudgement::*support = &grounding::ClaimJudgement::support) {
   std::vector<ScoredAnswer> answers;
   for (std::size_t a = 0; a < grounded.size(); ++a) {
     ScoredAnswer answer;
     for (std::size_t c = 0; c < grounded[a].claims.size(); ++c) {
       const auto& judgement = grounded[a].claims[c].judgement;
       const auto& claim = benchmark.answers[a].claims.at(c);
-      answer.push_back({judgement.support, judgement.conflict, claim.gold, claim.unrelated});
+      answer.push_back({judgement.*support, judgement.conflict, claim.gold, claim.unrelated});
     }
     answers.push_back(std::move(answer));
   }
@@ -125,15 +128,13 @@ void free_text_grounding(const ExperimentConfig& config, SciFactVerifiers& data,
   settings.thresholds = defaults;
   const Benchmark train = build(config, data, data.train_claims(), "train-free-text", g.unrelated_per_answer);
   const auto train_answers = to_ground(train, data.index());
-  // Both readings of s are written for the choice, so the train claims are judged with the gate
-  // and without it (the thresholds move no score).
-  auto scoring = defaults;
-  scoring.verdict_gates_support = true;
-  const auto train_gated = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), train_answers, scoring));
-  scoring.verdict_gates_support = false;
-  const auto train_ungated = scored(train, grounding::ground_answers(data.cross_fitted_free_text(), train_answers, scoring));
-  write_claim_scores(train, train_gated, train_ungated, work / "grounding" / "train_free_text_claims.jsonl");
-  const auto train_metrics = grounding::evaluate_method(Method::grounding, defaults.verdict_gates_support ? train_gated : train_ungated, settings);
+  // Every judgement holds both readings of s, so one grounding gives the defaults' scores and the
+  // choice's file.
+  const auto train_grounded = grounding::ground_answers(data.cross_fitted_free_text(), train_answers, defaults);
+  write_claim_scores(train, scored(train, train_grounded, &grounding::ClaimJudgement::gated_support),
+                     scored(train, train_grounded, &grounding::ClaimJudgement::ungated_support),
+                     work / "grounding" / "train_free_text_claims.jsonl");
+  const auto train_metrics = grounding::evaluate_method(Method::grounding, scored(train, train_grounded), settings);
   std::map<std::string, double> measured{{"train_answers", static_cast<double>(train.answers.size())}};
   for (const char* key : {"conflict_rate", "recall", "unrelated_kept_rate", "nei_kept_rate"}) measured["train_" + std::string(key)] = train_metrics.at(key);
   results["grounding_free_text_train"] = measured;

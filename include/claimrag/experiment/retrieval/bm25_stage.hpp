@@ -37,9 +37,10 @@ bm25::InvertedIndex index_bm25(const std::filesystem::path& beir_folder, const s
 /// `corpus_path`): a DataError naming the index asks to index again otherwise.
 bm25::InvertedIndex load_checked_index(const std::filesystem::path& index_folder, const dataset::Corpus& corpus,
                                        const std::filesystem::path& corpus_path);
-/// The same check of an index already read from `<index_folder>/bm25.index`.
+/// The same check of an index already read from `<index_folder>/bm25.index`, against the checksum
+/// of the corpus at `corpus_path`.
 bm25::InvertedIndex checked_index(bm25::InvertedIndex index, const std::filesystem::path& index_folder,
-                                  const dataset::Corpus& corpus, const std::filesystem::path& corpus_path);
+                                  const std::string& corpus_checksum, const std::filesystem::path& corpus_path);
 
 /// Retrieves the top `k` documents per query with the index in `index_folder`, which must have
 /// been built from the corpus in `beir_folder` (checked by checksum). The run's tag is "bm25".
