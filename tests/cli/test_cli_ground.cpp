@@ -123,13 +123,18 @@ TEST_F(CliGround, TheContradictRatioDecidesBetweenKeptAndConflicting) {
   };
   EXPECT_EQ(label_at(""), "supported");
   EXPECT_EQ(label_at(" --contradict-ratio 0.25"), "conflicting");
-  const auto zero = run_claimrag("--quiet ground --data examples/abstracts --answers examples/answers.jsonl --out " +
-                                     (folder.path() / "zero.jsonl").string() + " --model " + model_ + " --contradict-ratio 0",
-                                 folder.path());
-  EXPECT_EQ(zero.exit_code, 2) << zero.err;
-  EXPECT_NE(zero.err.find("--contradict-ratio"), std::string::npos) << zero.err;
-  EXPECT_NE(zero.err.find("must be a number in (0, 10], got '0'"), std::string::npos) << zero.err;
-  EXPECT_FALSE(std::filesystem::exists(folder.path() / "zero.jsonl"));
+  // What a hostile or careless caller may pass: each is refused before anything is read or
+  // written, naming the flag and the range.
+  for (const std::string ratio : {"0", "-0.5", "10.5", "nan", "inf", "1e400", "0.4x", ""}) {
+    const auto out = folder.path() / "refused.jsonl";
+    const auto refused = run_claimrag("--quiet ground --data examples/abstracts --answers examples/answers.jsonl --out " + out.string() +
+                                          " --model " + model_ + " --contradict-ratio '" + ratio + "'",
+                                      folder.path());
+    EXPECT_EQ(refused.exit_code, 2) << ratio << ": " << refused.err;
+    EXPECT_NE(refused.err.find("--contradict-ratio"), std::string::npos) << ratio << ": " << refused.err;
+    EXPECT_NE(refused.err.find("(0, 10]"), std::string::npos) << ratio << ": " << refused.err;
+    EXPECT_FALSE(std::filesystem::exists(out)) << ratio;
+  }
 }
 
 TEST_F(CliGround, BadInputIsADataErrorNamingFileAndLineAndWritesNothing) {
