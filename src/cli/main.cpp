@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "claimrag/error.hpp"
+#include "claimrag/kernels/vector_unit.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "thread_waiting.hpp"
@@ -90,6 +91,9 @@ int main(int argc, char** argv) {
                             : verbose ? spdlog::level::debug : spdlog::level::info);
     spdlog::debug("idle threads: {}", claimrag::cli::spin_wait_setting());
     claimrag::cli::refuse_empty_values(root);
+    // A CLAIMRAG_VECTOR_UNIT this CPU cannot honour is refused before any work, whatever the
+    // subcommand, rather than at its first product.
+    spdlog::debug("vector unit: {}", claimrag::kernels::vector_unit_name(claimrag::kernels::best_vector_unit()));
   });
 
 

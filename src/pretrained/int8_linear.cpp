@@ -48,7 +48,16 @@ std::vector<Stored> quantize_rows(const ConstRowBlock& x, Eigen::Index padded, i
 
 }  // namespace
 
-VectorUnit Int8Linear::best_int8_unit() { return available_int8_units().back(); }
+VectorUnit Int8Linear::best_int8_unit() {
+  // The fastest int8 unit that is not faster than the float products' unit, so that forcing
+  // CLAIMRAG_VECTOR_UNIT holds for int8 too (AVX-512 without VNNI runs int8 on AVX2).
+  const auto units = available_int8_units();
+  VectorUnit best = VectorUnit::scalar;
+  for (const VectorUnit unit : units) {
+    if (unit <= kernels::best_vector_unit()) best = unit;
+  }
+  return best;
+}
 
 std::vector<VectorUnit> Int8Linear::available_int8_units() {
   std::vector<VectorUnit> units{VectorUnit::scalar};
@@ -88,6 +97,8 @@ Int8Linear::Int8Linear(const LinearWeights& layer, VectorUnit unit)
       shift_corrections_[static_cast<std::size_t>(j)] += 128 * q;
     }
   }
+  // Only VNNI, which multiplies unsigned activations, needs the corrections of their shift.
+  if (unit_ != VectorUnit::avx512) std::vector<std::int32_t>().swap(shift_corrections_);
   const auto q = [&](Eigen::Index j, Eigen::Index k) { return quantized[static_cast<std::size_t>(j * padded_inputs + k)]; };
   if (unit_ == VectorUnit::avx2) {
     // Per panel, per pair of inputs: 32 outputs × 2 int16.

@@ -16,6 +16,7 @@
 
 #include "support/fake_http_server.hpp"
 #include "support/run_binary.hpp"
+#include "support/scoped_variable.hpp"
 #include "support/temp_folder.hpp"
 
 namespace fs = std::filesystem;
@@ -70,17 +71,7 @@ const char* kPairs = R"({"id": "p1", "claim": "Aspirin lowers fever.", "evidence
 {"id": "p2", "claim": "Aspirin cures cancer.", "evidence": "Aspirin was given to 12 patients. No tumour shrank."}
 )";
 
-/// Sets an environment variable for the test's child processes and removes it afterwards.
-class ScopedVariable {
- public:
-  ScopedVariable(const char* name, const char* value) : name_(name) { ::setenv(name, value, 1); }
-  ~ScopedVariable() { ::unsetenv(name_); }
-  ScopedVariable(const ScopedVariable&) = delete;
-  ScopedVariable& operator=(const ScopedVariable&) = delete;
-
- private:
-  const char* name_;
-};
+using claimrag::testing::ScopedVariable;
 
 }  // namespace
 

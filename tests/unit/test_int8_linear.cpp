@@ -89,12 +89,20 @@ TEST(Int8Linear, AZeroRowGivesTheBiasAndANonFiniteRowGivesNaN) {
   }
 }
 
-TEST(Int8Linear, HoldsAQuarterOfTheFloatWeight) {
-  const Int8Linear quantized(LinearWeights{random_matrix(64, 256, 1), random_matrix(1, 64, 2)});
-  EXPECT_EQ(quantized.inputs(), 256);
-  EXPECT_EQ(quantized.outputs(), 64);
-  const std::size_t float_bytes = 64U * 256U * sizeof(float);
-  EXPECT_LE(quantized.bytes(), float_bytes / 2);  // int8 (or int16 pairs for AVX2) plus per-output scales
+TEST(Int8Linear, HoldsAQuarterOfTheFloatWeightOrHalfInInt16Pairs) {
+  // 70 outputs make 3 panels of 32 (96 padded outputs); 250 inputs make 63 groups of 4 (252).
+  const LinearWeights layer{random_matrix(70, 250, 1), random_matrix(1, 70, 2)};
+  const std::size_t padded_weights = 96U * 252U;
+  for (const VectorUnit unit : Int8Linear::available_int8_units()) {
+    const Int8Linear quantized(layer, unit);
+    EXPECT_EQ(quantized.inputs(), 250);
+    EXPECT_EQ(quantized.outputs(), 70);
+    // Scales and bias per padded output; VNNI adds the corrections of its unsigned activations.
+    const std::size_t per_output = 2 * sizeof(float) + (unit == VectorUnit::avx512 ? sizeof(std::int32_t) : 0);
+    // A byte per weight (a quarter of float32's), or an int16 per weight on AVX2 (a half).
+    const std::size_t weight_bytes = padded_weights * (unit == VectorUnit::avx2 ? sizeof(std::int16_t) : 1);
+    EXPECT_EQ(quantized.bytes(), weight_bytes + 96U * per_output) << vector_unit_name(unit);
+  }
 }
 
 }  // namespace

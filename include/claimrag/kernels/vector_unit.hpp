@@ -25,11 +25,29 @@ std::string vector_unit_name(VectorUnit unit);
 bool cpu_runs_avx2();
 bool cpu_runs_avx512();
 
+/// Whether this CPU runs `unit` (scalar always).
+bool cpu_runs(VectorUnit unit);
+
 /// The units this CPU runs, scalar first.
 std::vector<VectorUnit> available_vector_units();
 
-/// The fastest unit this CPU runs (chosen once, at the first call).
+/// The unit named by `name` ("scalar", "avx2" or "avx512"); a UsageError naming `source` (where
+/// the name came from) for any other name.
+VectorUnit parse_vector_unit(const std::string& name, const std::string& source);
+
+/// The environment variable that forces the unit of every product that takes the default unit.
+inline constexpr const char* kVectorUnitVariable = "CLAIMRAG_VECTOR_UNIT";
+
+/// The unit the products run on unless told otherwise, chosen once at the first call: the one
+/// CLAIMRAG_VECTOR_UNIT names when it is set and not empty (a UsageError when the name is unknown or
+/// this CPU does not run that unit), else the fastest this CPU runs. Forcing a slower unit changes
+/// no byte of any result, only the speed: benchmarks and tests use it to time and check each unit
+/// on one machine.
 VectorUnit best_vector_unit();
+
+/// The unit best_vector_unit() chooses for the current environment, computed afresh (the tests
+/// check the rule; the program uses best_vector_unit()).
+VectorUnit chosen_vector_unit();
 
 /// The version of a kernel for `unit`, one of the three given; an InternalError naming `kernel`
 /// when this CPU does not run the unit.

@@ -32,13 +32,15 @@ class Int8Linear {
   [[nodiscard]] Eigen::Index outputs() const { return outputs_; }
   [[nodiscard]] bool empty() const { return outputs_ == 0; }
   [[nodiscard]] VectorUnit unit() const { return unit_; }
-  /// Bytes held by the packed weight, its scales and the bias.
+  /// Bytes held by the packed weight, its scales, the bias and (avx512) the shift corrections:
+  /// per padded output, inputs rounded up to 4 × 1 byte (2 bytes on avx2) + 8 (+ 4 on avx512).
   [[nodiscard]] std::size_t bytes() const;
 
   /// y ≈ x Wᵀ + b for x [n, in]; y is resized to [n, out]. Runs on the calling thread.
   void apply(const ConstRowBlock& x, nn::Matrix<float>& y) const;
 
-  /// The fastest unit that runs the int8 product here: avx512 needs AVX-512 VNNI.
+  /// The fastest unit that runs the int8 product here and is not faster than
+  /// kernels::best_vector_unit() (so CLAIMRAG_VECTOR_UNIT holds): avx512 needs AVX-512 VNNI.
   static VectorUnit best_int8_unit();
   /// The units that run it here, scalar first.
   static std::vector<VectorUnit> available_int8_units();
@@ -52,7 +54,7 @@ class Int8Linear {
   /// 4g..4g+3 side by side); avx2: for each pair of inputs, 32 × 2 int16.
   std::vector<std::int8_t> weight8_;
   std::vector<std::int16_t> weight16_;
-  std::vector<std::int32_t> shift_corrections_;  ///< per output: 128 · Σ_k q[j, k] (VNNI's unsigned activations)
+  std::vector<std::int32_t> shift_corrections_;  ///< avx512 only, per output: 128 · Σ_k q[j, k] (VNNI's unsigned activations)
   std::vector<float> scales_;              ///< per output, padded to whole panels with zeros
   std::vector<float> bias_;                ///< per output, padded to whole panels with zeros
 };
