@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -14,7 +15,7 @@ using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
 
 namespace {
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 }
 
 TEST(CliStats, WritesTable1OfTheFixture) {

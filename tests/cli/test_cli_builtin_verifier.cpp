@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -23,7 +24,7 @@ using claimrag::testing::run_claimrag;
 using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
 
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 const std::string kFixture = "data/fixtures/grounding";
 
 class CliBuiltinVerifier : public ::testing::Test {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -20,11 +21,11 @@ using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
 using nlohmann::json;
 
-const std::string kModels = "tests/fixtures/pretrained/models/";
+using claimrag::testing::kModels;
 const std::string kEncoder = kModels + "bert-embedding-sharded";
 const std::string kReranker = kModels + "bert-reranker-f16";
 const std::string kClassifier = kModels + "bert-classifier";
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 
 std::vector<json> predictions(const std::string& checkpoint, const std::vector<json>& inputs, TempFolder& folder) {
   std::ostringstream text;

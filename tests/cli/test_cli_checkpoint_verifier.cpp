@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -22,11 +23,11 @@ using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
 using nlohmann::json;
 
-const std::string kModels = "tests/fixtures/pretrained/models/";
+using claimrag::testing::kModels;
 const std::string kThreeLabels = kModels + "bert-classifier";          // contradiction, entailment, neutral
 const std::string kTwoLabels = kModels + "roberta-classifier-bf16";    // entailment, not_entailment
 const std::string kEmbedding = kModels + "bert-embedding-sharded";
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 
 // (evidence, claim): one-sentence evidence, so that the premise of each pair is the evidence as written.
 const std::vector<std::pair<std::string, std::string>> kPairs{

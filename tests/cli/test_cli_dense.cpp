@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -10,7 +11,7 @@ using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
 
 namespace {
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 }
 
 TEST(CliDense, TrainsDeterministicallyAndRetrievesEveryDocument) {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -16,7 +17,7 @@ using claimrag::testing::TempFolder;
 
 namespace {
 
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 
 void bm25_run(const TempFolder& folder) {
   const std::string out = folder.path().string();

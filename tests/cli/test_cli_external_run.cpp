@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "claimrag/run/run.hpp"
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -20,7 +21,7 @@ using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
 
 namespace {
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 const std::string kExternal = "data/fixtures/external-run/anserini-bm25.test.trec";
 }  // namespace
 

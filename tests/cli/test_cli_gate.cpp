@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -8,7 +9,7 @@ using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
 
 namespace {
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 
 std::string bm25_run(const TempFolder& folder) {
   const std::string out = folder.path().string();

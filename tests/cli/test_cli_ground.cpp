@@ -10,6 +10,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -18,7 +19,7 @@ namespace {
 using claimrag::testing::run_claimrag;
 using claimrag::testing::TempFolder;
 
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 const std::string kFixture = "data/fixtures/grounding";
 const std::string kSciFact = "data/scifact";
 

@@ -23,7 +23,7 @@ std::vector<nlohmann::json> lines_of(const std::filesystem::path& file) {
   return lines;
 }
 
-struct Inputs {
+struct InterrogateInputs {
   claimrag::testing::TempFolder folder;
   std::filesystem::path pairs = folder.write(
       "pairs.jsonl",
@@ -58,7 +58,7 @@ struct Inputs {
 }  // namespace
 
 TEST(CliInterrogate, ReplaysARecordingIntoVerdictsAndARecordingOfItsOwn) {
-  Inputs inputs;
+  InterrogateInputs inputs;
   const auto out = inputs.folder.path() / "out.jsonl";
   const auto record = inputs.folder.path() / "again.jsonl";
   const auto claims = inputs.folder.path() / "claims.jsonl";
@@ -95,7 +95,7 @@ TEST(CliInterrogate, ReplaysARecordingIntoVerdictsAndARecordingOfItsOwn) {
 }
 
 TEST(CliInterrogate, BadInputExitsWithTheDocumentedCodes) {
-  Inputs inputs;
+  InterrogateInputs inputs;
   const std::string out = " --out " + (inputs.folder.path() / "out.jsonl").string();
   EXPECT_EQ(run_claimrag(inputs.base() + " --samples 0" + out, inputs.folder.path()).exit_code, 2);
   EXPECT_EQ(run_claimrag(inputs.base() + " --samples 2 --alpha 1.5" + out, inputs.folder.path()).exit_code, 2);
@@ -121,7 +121,7 @@ TEST(CliInterrogate, BadInputExitsWithTheDocumentedCodes) {
 TEST(CliInterrogate, TheBuiltinResponderAsksASavedVerifier) {
   const std::filesystem::path scifact = std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "data/scifact";
   if (!std::filesystem::exists(scifact / "original/claims_train.jsonl")) GTEST_SKIP() << "SciFact is absent";
-  Inputs inputs;
+  InterrogateInputs inputs;
   ::setenv("XDG_CACHE_HOME", (inputs.folder.path() / "cache").c_str(), 1);  // the built-in verifier's cache: never the user's
   const auto model = inputs.folder.path() / "verifier.safetensors";
   // verify's pairs carry no claim_id (a field of interrogate's pairs only): the model is trained on
@@ -156,7 +156,7 @@ TEST(CliInterrogate, TheBuiltinResponderAsksASavedVerifier) {
 // --split + --run + --k: each of the split's claims with its top k documents of the run, pairs
 // named "<claim>:<doc>"; a claim the run does not rank is warned about, not dropped silently.
 TEST(CliInterrogate, TheSplitsClaimsWithTheirTopKDocumentsOfARun) {
-  Inputs inputs;
+  InterrogateInputs inputs;
   const std::filesystem::path data = std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "data/fixtures/tiny-beir";
   // q1..q5 are the test split's claims; q2 has no ranking.
   const auto run = inputs.folder.write("run.trec",

@@ -19,8 +19,8 @@ using claimrag::testing::json_lines;
 namespace {
 
 // Two samples of each probe; one of the four answers could not be obtained by the recorded run.
-struct Inputs : claimrag::testing::InterrogationInputs {
-  Inputs()
+struct FailureInputs : claimrag::testing::InterrogationInputs {
+  FailureInputs()
       : InterrogationInputs(R"({"pair_id": "p1", "probe_id": "o", "sample": 0, "text": "Yes"}
 {"pair_id": "p1", "probe_id": "o", "sample": 1, "text": "", "failed": "HTTP status 500"}
 {"pair_id": "p1", "probe_id": "f", "sample": 0, "text": "No"}
@@ -34,7 +34,7 @@ struct Inputs : claimrag::testing::InterrogationInputs {
 }  // namespace
 
 TEST(CliInterrogateFailures, EveryAttemptRefusedIsANonZeroExitWithNothingWritten) {
-  const Inputs inputs;
+  const FailureInputs inputs;
   // Port 1 of 127.0.0.1: nothing listens there, so every connection is refused at once.
   const auto outcome = run_claimrag(inputs.base() + " --responder http --endpoint http://127.0.0.1:1/v1 --llm-model m"
                                                     " --retries 0 --timeout 2",
@@ -46,7 +46,7 @@ TEST(CliInterrogateFailures, EveryAttemptRefusedIsANonZeroExitWithNothingWritten
 }
 
 TEST(CliInterrogateFailures, AReplayedFailureIsAFailureAgainNotAnAnswer) {
-  const Inputs inputs;
+  const FailureInputs inputs;
   const std::string replay = inputs.base() + " --responder recorded:" + inputs.recording.string();
   const auto strict = run_claimrag(replay, inputs.folder.path());
   EXPECT_EQ(strict.exit_code, 3) << strict.err;

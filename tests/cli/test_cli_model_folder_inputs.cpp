@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -22,13 +23,13 @@ using nlohmann::json;
 
 namespace {
 
-const fs::path kModels = fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/models";
-const std::string kTiny = "data/fixtures/tiny-beir";
+const fs::path kModelFolders = fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/models";
+using claimrag::testing::kTiny;
 
 // A copy of a fixture model folder, so that a failure of the rule cannot damage the fixture.
 fs::path copy_model(const std::string& name, const TempFolder& folder) {
   const fs::path copy = folder.path() / name;
-  fs::copy(kModels / name, copy, fs::copy_options::recursive);
+  fs::copy(kModelFolders / name, copy, fs::copy_options::recursive);
   return copy;
 }
 
@@ -141,7 +142,7 @@ TEST(CliModelFolderInputs, SpecialFilesLoopsAndOversizedFilesAreRefusedByName) {
   fs::create_symlink("/dev/zero", model / "config.json");
   expect_model_refused(model, {"config.json", "device"}, folder);
   fs::remove(model / "config.json");
-  fs::copy_file(kModels / "bert-classifier" / "config.json", model / "config.json");
+  fs::copy_file(kModelFolders / "bert-classifier" / "config.json", model / "config.json");
   fs::remove(model / "vocab.txt");
   fs::create_symlink("vocab.txt", model / "vocab.txt");
   expect_model_refused(model, {"vocab.txt", "too many levels of symbolic links"}, folder);
@@ -150,7 +151,7 @@ TEST(CliModelFolderInputs, SpecialFilesLoopsAndOversizedFilesAreRefusedByName) {
   folder.write("bert-classifier/vocab.txt", "[PAD]\n");
   fs::resize_file(model / "vocab.txt", (std::uintmax_t{256} << 20) + 1);
   expect_model_refused(model, {"vocab.txt", "256 MiB"}, folder);
-  fs::copy_file(kModels / "bert-classifier" / "vocab.txt", model / "vocab.txt", fs::copy_options::overwrite_existing);
+  fs::copy_file(kModelFolders / "bert-classifier" / "vocab.txt", model / "vocab.txt", fs::copy_options::overwrite_existing);
   folder.write("bert-classifier/tokenizer_config.json", "{}");
   fs::resize_file(model / "tokenizer_config.json", (std::uintmax_t{16} << 20) + 1);
   expect_model_refused(model, {"tokenizer_config.json", "16 MiB"}, folder);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/fixture_paths.hpp"
 #include "support/fake_tei.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
@@ -21,10 +22,10 @@ using claimrag::testing::slurp;
 using claimrag::testing::TempFolder;
 using nlohmann::json;
 
-const std::string kModels = std::string(CLAIMRAG_SOURCE_DIR) + "/tests/fixtures/pretrained/models/";
-const std::string kEncoder = kModels + "bert-embedding-sharded";
-const std::string kReranker = kModels + "bert-reranker-f16";
-const std::string kTiny = "data/fixtures/tiny-beir";
+const std::string kTeiModels = std::string(CLAIMRAG_SOURCE_DIR) + "/tests/fixtures/pretrained/models/";
+const std::string kEncoder = kTeiModels + "bert-embedding-sharded";
+const std::string kReranker = kTeiModels + "bert-reranker-f16";
+using claimrag::testing::kTiny;
 // Short waits: the fake answers at once, and a stopped server refuses the connection.
 const std::string kQuick = " --timeout 5 --deadline 10 --retries 0";
 
@@ -206,7 +207,7 @@ TEST(CliTei, RetrieveRefusesEmbeddingsOfAnotherDimension) {
 
 TEST(CliTei, VerifyPairsGivesTheCheckpointVerifiersVerdictsAndRecordsWhatItUsed) {
   TempFolder folder;
-  const auto checkpoint = std::make_shared<const claimrag::verification::NliCheckpoint>(kModels + "bert-classifier");
+  const auto checkpoint = std::make_shared<const claimrag::verification::NliCheckpoint>(kTeiModels + "bert-classifier");
   auto server = std::make_unique<FakeTeiServer>(
       [&](const std::string&, const json& body) { return claimrag::testing::predict_with_checkpoint(*checkpoint, body); });
   const std::string url = server->url();
@@ -218,7 +219,7 @@ TEST(CliTei, VerifyPairsGivesTheCheckpointVerifiersVerdictsAndRecordsWhatItUsed)
   const auto config = folder.write("config.json", json{{"verification", {{"checkpoint", {{"threshold", 0.34}, {"batch_size", 2}}}}}}.dump());
   const std::string common = "--quiet verify --pairs " + pairs.string() + " --config " + config.string();
   const auto local = folder.path() / "local.jsonl";
-  ASSERT_EQ(run_claimrag(common + " --verifier checkpoint:" + kModels + "bert-classifier --out " + local.string(), folder.path()).exit_code,
+  ASSERT_EQ(run_claimrag(common + " --verifier checkpoint:" + kTeiModels + "bert-classifier --out " + local.string(), folder.path()).exit_code,
             0);
   const auto served = folder.path() / "served.jsonl";
   const auto live = run_claimrag(common + " --verifier tei:" + url + " --out " + served.string(), folder.path());
@@ -246,7 +247,7 @@ TEST(CliTei, VerifyPairsGivesTheCheckpointVerifiersVerdictsAndRecordsWhatItUsed)
 
 TEST(CliTei, GroundSufficiencyAndInterrogateGiveTheCheckpointVerifiersOutputs) {
   TempFolder folder;
-  const std::string checkpoint_folder = kModels + "bert-classifier";
+  const std::string checkpoint_folder = kTeiModels + "bert-classifier";
   const auto checkpoint = std::make_shared<const claimrag::verification::NliCheckpoint>(checkpoint_folder);
   FakeTeiServer server([&](const std::string&, const json& body) { return claimrag::testing::predict_with_checkpoint(*checkpoint, body); });
   const auto config = folder.write("config.json", json{{"verification", {{"checkpoint", {{"threshold", 0.34}}}}}}.dump());

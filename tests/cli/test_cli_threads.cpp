@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -14,7 +15,7 @@ using claimrag::testing::TempFolder;
 
 namespace {
 
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 
 void expect_success(const std::string& arguments, const TempFolder& folder) {
   const auto outcome = run_claimrag("--quiet " + arguments, folder.path());

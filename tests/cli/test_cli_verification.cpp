@@ -15,7 +15,7 @@ using claimrag::testing::TempFolder;
 
 namespace {
 
-const std::string kTiny = "data/fixtures/tiny-scifact";
+const std::string kTinyScifact = "data/fixtures/tiny-scifact";
 
 // Claim 1: 11 SUPPORT [1, 2, 4]: label right, {1, 2} within the first 3 -> rationalized; 3
 //          sentences retrieved, 2 credited, with the right label.
@@ -32,7 +32,7 @@ const std::string kPredictions =
     "{\"id\": 3, \"evidence\": {\"13\": {\"label\": \"CONTRADICT\", \"sentences\": [0, 1]}}, \"reason\": \"x\"}\n";
 
 std::string evaluate(const TempFolder& folder, const std::string& predictions, const std::string& extra = "") {
-  return "evaluate --verification " + predictions + " --original " + kTiny + " --split dev --out " +
+  return "evaluate --verification " + predictions + " --original " + kTinyScifact + " --split dev --out " +
          (folder.path() / "scores").string() + extra;
 }
 
@@ -112,7 +112,7 @@ TEST(CliVerification, TrainSplitAndUsageErrors) {
   const auto predictions =
       folder.write("pred.jsonl", "{\"id\": 4, \"evidence\": {\"13\": {\"label\": \"SUPPORT\", \"sentences\": [1]}}}\n");
   const std::string out = (folder.path() / "scores").string();
-  const auto train = run_claimrag("evaluate --verification " + predictions.string() + " --original " + kTiny +
+  const auto train = run_claimrag("evaluate --verification " + predictions.string() + " --original " + kTinyScifact +
                                       " --split train --out " + out,
                                   folder.path());
   ASSERT_EQ(train.exit_code, 0) << train.err;
@@ -120,12 +120,12 @@ TEST(CliVerification, TrainSplitAndUsageErrors) {
   EXPECT_NE(train.out.find("verification\tsentence_label_f1\t1.000000\n"), std::string::npos) << train.out;
 
   const auto unknown_split = run_claimrag(
-      "evaluate --verification " + predictions.string() + " --original " + kTiny + " --split fold1 --out " + out + "x", folder.path());
+      "evaluate --verification " + predictions.string() + " --original " + kTinyScifact + " --split fold1 --out " + out + "x", folder.path());
   EXPECT_EQ(unknown_split.exit_code, 2) << unknown_split.err;
   const auto no_original =
       run_claimrag("evaluate --verification " + predictions.string() + " --split dev --out " + out + "x", folder.path());
   EXPECT_EQ(no_original.exit_code, 2) << no_original.err;
-  const auto with_run = run_claimrag("evaluate --verification " + predictions.string() + " --run x.trec --original " + kTiny +
+  const auto with_run = run_claimrag("evaluate --verification " + predictions.string() + " --run x.trec --original " + kTinyScifact +
                                          " --split dev --out " + out + "x",
                                      folder.path());
   EXPECT_EQ(with_run.exit_code, 2) << with_run.err;

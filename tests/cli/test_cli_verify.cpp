@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
 
@@ -16,7 +17,7 @@ using claimrag::testing::TempFolder;
 
 namespace {
 
-const std::string kTiny = "data/fixtures/tiny-beir";
+using claimrag::testing::kTiny;
 
 /// `verify --pairs` on a file whose third line is `bad_line`: exit 3, `file:3: reason`, no output.
 void expect_bad_pairs(const std::string& bad_line, const std::string& reason) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "relative_error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -15,21 +17,18 @@ using claimrag::dense::DualEncoder;
 using claimrag::dense::TrainingPair;
 using claimrag::nn::Matrix;
 
+using claimrag::gradcheck::relative_error;
+
 namespace {
 
-constexpr double kStep = 1e-5;
-constexpr double kMaxRelativeError = 1e-6;
+constexpr double kDenseStep = 1e-5;
+constexpr double kDenseMaxRelativeError = 1e-6;
 
-// A central difference carries about ε·|loss| / kStep ≈ 1e-10 of rounding noise (at τ = 0.05 the
+// A central difference carries about ε·|loss| / kDenseStep ≈ 1e-10 of rounding noise (at τ = 0.05 the
 // loss reaches ~10), so the few entries far below 1e-4 (the softmax nearly saturated) are
 // measured against that floor instead of their own size; every larger entry keeps the full
 // 1e-6 relative bound.
 constexpr double kNoiseFloor = 1e-4;
-
-double relative_error(double analytic, double numeric) {
-  const double scale = std::max(std::abs(analytic) + std::abs(numeric), kNoiseFloor);
-  return std::abs(analytic - numeric) / scale;
-}
 
 std::vector<std::vector<std::int32_t>> random_texts(int count, int max_length, std::int32_t vocabulary,
                                                     std::mt19937_64& rng) {
@@ -43,7 +42,7 @@ std::vector<std::vector<std::int32_t>> random_texts(int count, int max_length, s
   return texts;
 }
 
-void check_at(std::uint64_t seed, bool shared_towers, double temperature) {
+void check_dual_encoder_at(std::uint64_t seed, bool shared_towers, double temperature) {
   constexpr std::int32_t kVocabulary = 10;
   DenseOptions options;
   options.dimension = 5;
@@ -76,13 +75,13 @@ void check_at(std::uint64_t seed, bool shared_towers, double temperature) {
     const Matrix<double>& analytic = analytic_gradients[p];
     for (Eigen::Index i = 0; i < parameter.value.size(); ++i) {
       const double saved = parameter.value.data()[i];
-      parameter.value.data()[i] = saved + kStep;
+      parameter.value.data()[i] = saved + kDenseStep;
       const double plus = claimrag::dense::contrastive_forward_backward(model, laid_out);
-      parameter.value.data()[i] = saved - kStep;
+      parameter.value.data()[i] = saved - kDenseStep;
       const double minus = claimrag::dense::contrastive_forward_backward(model, laid_out);
       parameter.value.data()[i] = saved;
-      const double numeric = (plus - minus) / (2 * kStep);
-      EXPECT_LT(relative_error(analytic.data()[i], numeric), kMaxRelativeError)
+      const double numeric = (plus - minus) / (2 * kDenseStep);
+      EXPECT_LT(relative_error(analytic.data()[i], numeric, kNoiseFloor), kDenseMaxRelativeError)
           << parameter.name << " seed " << seed << " entry " << i << ": analytic " << analytic.data()[i]
           << ", numeric " << numeric;
     }
@@ -92,14 +91,14 @@ void check_at(std::uint64_t seed, bool shared_towers, double temperature) {
 }  // namespace
 
 TEST(GradcheckDenseDualEncoder, SharedTableAtRandomPoints) {
-  for (std::uint64_t seed : {31, 32, 33, 34}) check_at(seed, true, 0.5);
+  for (std::uint64_t seed : {31, 32, 33, 34}) check_dual_encoder_at(seed, true, 0.5);
 }
 
 TEST(GradcheckDenseDualEncoder, SeparateTablesAtRandomPoints) {
-  for (std::uint64_t seed : {41, 42, 43}) check_at(seed, false, 0.5);
+  for (std::uint64_t seed : {41, 42, 43}) check_dual_encoder_at(seed, false, 0.5);
 }
 
 TEST(GradcheckDenseDualEncoder, PaperTemperatureAtRandomPoints) {
   // τ = 0.05 as trained; gradients are larger but the check must hold just the same.
-  for (std::uint64_t seed : {51, 52, 53}) check_at(seed, true, 0.05);
+  for (std::uint64_t seed : {51, 52, 53}) check_dual_encoder_at(seed, true, 0.05);
 }

@@ -12,7 +12,7 @@ using namespace claimrag::linear;
 
 namespace {
 
-void check_at(std::uint64_t seed, bool weighted) {
+void check_regression_at(std::uint64_t seed, bool weighted) {
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   RowMatrixXd X(7, 4);
@@ -43,5 +43,5 @@ void check_at(std::uint64_t seed, bool weighted) {
 
 }  // namespace
 
-TEST(GradcheckSoftmaxRegression, Unweighted) { check_at(42, false); }
-TEST(GradcheckSoftmaxRegression, ClassWeighted) { check_at(7, true); }
+TEST(GradcheckSoftmaxRegression, Unweighted) { check_regression_at(42, false); }
+TEST(GradcheckSoftmaxRegression, ClassWeighted) { check_regression_at(7, true); }

@@ -11,7 +11,7 @@
 namespace claimrag::gradcheck {
 namespace {
 
-constexpr int kPoints = 3;
+constexpr int kAttentionPoints = 3;
 constexpr Eigen::Index kBatch = 3, kSeqLen = 5, kWidth = 6, kHeads = 2;
 const std::vector<Eigen::Index> kLengths = {5, 3, 1};
 
@@ -48,7 +48,7 @@ TEST_P(GradcheckAttention, MaskedMultiHeadAttention) {
   const Eigen::Index query_len = GetParam();
   const nn::AttentionShape shape{kBatch, kSeqLen, query_len};
   std::mt19937_64 rng(42);
-  for (int point = 0; point < kPoints; ++point) {
+  for (int point = 0; point < kAttentionPoints; ++point) {
     nn::ParameterRegistry<double> registry;
     const auto layer = nn::make_attention(registry, "attention", kWidth, kHeads, rng);
     randomise_biases(registry, rng);
@@ -97,7 +97,7 @@ TEST_P(GradcheckAttention, EncoderLayer) {
   const Eigen::Index query_len = GetParam();
   const nn::AttentionShape shape{kBatch, kSeqLen, query_len};
   std::mt19937_64 rng(42);
-  for (int point = 0; point < kPoints; ++point) {
+  for (int point = 0; point < kAttentionPoints; ++point) {
     nn::ParameterRegistry<double> registry;
     const auto layer = verifier::make_encoder_layer(registry, "layer", kWidth, kHeads, 8, rng);
     randomise_biases(registry, rng);

@@ -12,11 +12,11 @@
 namespace claimrag::gradcheck {
 namespace {
 
-constexpr int kPoints = 3;
+constexpr int kLayerPoints = 3;
 
 TEST(GradcheckTransformer, Linear) {
   std::mt19937_64 rng(42);
-  for (int point = 0; point < kPoints; ++point) {
+  for (int point = 0; point < kLayerPoints; ++point) {
     nn::ParameterRegistry<double> registry;
     const auto layer = nn::make_linear(registry, "linear", 4, 3, rng);
     layer.bias->value = random_matrix(1, 3, rng);
@@ -39,7 +39,7 @@ TEST(GradcheckTransformer, Linear) {
 
 TEST(GradcheckTransformer, LayerNorm) {
   std::mt19937_64 rng(42);
-  for (int point = 0; point < kPoints; ++point) {
+  for (int point = 0; point < kLayerPoints; ++point) {
     nn::ParameterRegistry<double> registry;
     const auto layer = nn::make_layer_norm(registry, "norm", 6);
     layer.gain->value = random_matrix(1, 6, rng);
@@ -65,7 +65,7 @@ TEST(GradcheckTransformer, LayerNorm) {
 
 TEST(GradcheckTransformer, FeedForward) {
   std::mt19937_64 rng(42);
-  for (int point = 0; point < kPoints; ++point) {
+  for (int point = 0; point < kLayerPoints; ++point) {
     nn::ParameterRegistry<double> registry;
     const auto block = nn::make_feed_forward(registry, "ffn", 5, 7, rng);
     block.expand.bias->value = random_matrix(1, 7, rng);
@@ -104,7 +104,7 @@ TEST(GradcheckTransformer, GeluDerivative) {
 
 TEST(GradcheckTransformer, EmbeddingWithRepeatedIds) {
   std::mt19937_64 rng(42);
-  for (int point = 0; point < kPoints; ++point) {
+  for (int point = 0; point < kLayerPoints; ++point) {
     nn::ParameterRegistry<double> registry;
     const auto layer = nn::make_embedding(registry, "embedding", 6, 3, 1.0, rng);
     const std::vector<std::int32_t> ids = {2, 0, 2, 5, 2, 1};

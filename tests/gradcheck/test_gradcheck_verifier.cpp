@@ -10,13 +10,13 @@
 namespace claimrag::gradcheck {
 namespace {
 
-constexpr int kPoints = 3;
+constexpr int kVerifierPoints = 3;
 
 TEST(GradcheckVerifier, WeightedSoftmaxCrossEntropy) {
   std::mt19937_64 rng(42);
   const std::vector<std::int32_t> targets = {0, 2, 1, 2};
   const std::vector<double> weights = {1.0, 0.5, 2.0, 0.0};
-  for (int point = 0; point < kPoints; ++point) {
+  for (int point = 0; point < kVerifierPoints; ++point) {
     Matrix<double> logits = random_matrix(4, 3, rng, 2.0);
     nn::SoftmaxCrossEntropyCache<double> cache;
     nn::softmax_cross_entropy_forward(logits, targets, weights, cache);
@@ -57,7 +57,7 @@ TEST_P(GradcheckVerifierModel, EveryParameter) {
   const std::vector<std::int32_t> targets = {1, 0, options.num_classes - 1};
   const std::vector<double> weights = {1.0, 3.0, 0.5};
   std::mt19937_64 rng(42);
-  for (int point = 0; point < kPoints; ++point) {
+  for (int point = 0; point < kVerifierPoints; ++point) {
     verifier::VerifierModel<double> model(12, options, rng);
     auto& registry = model.parameters();
     for (std::size_t i = 0; i < registry.size(); ++i) {

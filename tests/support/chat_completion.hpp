@@ -2,7 +2,7 @@
 // Reading a chat-completions request and writing its reply, for tests whose fake server
 // (support/fake_http_server.hpp) plays an OpenAI-compatible chat endpoint.
 
-#include <httplib.h>
+#include "httplib.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string>

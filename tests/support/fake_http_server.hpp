@@ -2,7 +2,7 @@
 // A local HTTP server for tests of served backends: httplib::Server on an ephemeral port of
 // 127.0.0.1, started on construction, stopped and joined on destruction. Nothing leaves the machine.
 
-#include <httplib.h>
+#include "httplib.hpp"
 
 #include <chrono>
 #include <string>

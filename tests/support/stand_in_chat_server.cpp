@@ -20,7 +20,7 @@
 //    a coverage below 0.3 in the context, or with no passage at all, it answers "I don't know.".
 // Anything else is answered with status 400.
 
-#include <httplib.h>
+#include "httplib.hpp"
 
 #include <algorithm>
 #include <atomic>

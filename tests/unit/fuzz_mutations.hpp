@@ -20,6 +20,9 @@
 
 namespace claimrag::testing {
 
+/// The resealing step of a format without a checksum: nothing to repair.
+inline void no_reseal(std::string&) {}
+
 /// One random mutation of `bytes` (never empty on entry).
 inline void mutate(std::string& bytes, std::mt19937_64& rng) {
   const auto at = [&](std::size_t size) { return static_cast<std::size_t>(rng() % (size == 0 ? 1 : size)); };

@@ -51,7 +51,7 @@ Data synthetic(std::int32_t vocabulary, int documents, int document_length, int 
   return data;
 }
 
-DenseOptions small_options() {
+DenseOptions small_train_options() {
   DenseOptions options;
   options.dimension = 16;
   options.max_query_tokens = 4;
@@ -120,7 +120,7 @@ TEST(DenseTrain, ShuffledOrderIsAPermutationFixedByTheGenerator) {
 TEST(DenseTrain, FastPathEqualsThePlainRecipeByteForByte) {
   const Data data = synthetic(200, 40, 15, 45, 1);  // 47 pairs: 5 batches of 8 and one of 7
   for (const bool shared : {true, false}) {
-    DenseOptions options = small_options();
+    DenseOptions options = small_train_options();
     options.shared_towers = shared;
     const auto fast = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, options);
     const auto plain = reference_fit(data, options);
@@ -131,7 +131,7 @@ TEST(DenseTrain, FastPathEqualsThePlainRecipeByteForByte) {
 
 TEST(DenseTrain, LossFallsOnLearnableData) {
   const Data data = synthetic(300, 60, 20, 80, 2);
-  DenseOptions options = small_options();
+  DenseOptions options = small_train_options();
   options.epochs = 30;
   options.learning_rate = 2e-2;
   const auto trained = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, options);
@@ -141,10 +141,10 @@ TEST(DenseTrain, LossFallsOnLearnableData) {
 
 TEST(DenseTrain, SameSeedSameBytesOtherSeedOtherBytes) {
   const Data data = synthetic(200, 40, 15, 45, 3);
-  const auto a = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, small_options());
-  const auto b = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, small_options());
+  const auto a = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, small_train_options());
+  const auto b = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, small_train_options());
   EXPECT_TRUE(same_bytes(a.model, b.model));
-  DenseOptions other = small_options();
+  DenseOptions other = small_train_options();
   other.seed = 43;
   const auto c = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, other);
   EXPECT_FALSE(same_bytes(a.model, c.model));
@@ -154,7 +154,7 @@ TEST(DenseTrain, OneOrTwoThreadsGiveTheSameBytes) {
   // Large enough (from the first batch on, over 2^20 active table entries: ~9k of 12k rows) for
   // Adam's row loop to use the threads, and for document encoding's bag loop too.
   const Data data = synthetic(12000, 400, 250, 200, 4);
-  DenseOptions options = small_options();
+  DenseOptions options = small_train_options();
   options.dimension = 128;
   options.max_document_tokens = 256;
   options.batch_size = 64;
@@ -174,16 +174,16 @@ TEST(DenseTrain, OneOrTwoThreadsGiveTheSameBytes) {
 
 TEST(DenseTrain, TextsEncodedWhileTheTablesAreDrawnGiveTheSameBytes) {
   const Data data = synthetic(3000, 100, 40, 60, 5);
-  const auto plain = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, small_options());
+  const auto plain = claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, small_train_options());
   Texts queries, documents;
-  const auto alongside = claimrag::dense::fit(data.vocabulary, queries, documents, data.pairs, small_options(), [&] {
+  const auto alongside = claimrag::dense::fit(data.vocabulary, queries, documents, data.pairs, small_train_options(), [&] {
     queries = data.queries;
     documents = data.documents;
   });
   EXPECT_TRUE(same_bytes(plain.model, alongside.model));
   EXPECT_EQ(plain.epoch_losses, alongside.epoch_losses);
   Texts none;
-  EXPECT_THROW(claimrag::dense::fit(data.vocabulary, none, none, data.pairs, small_options(), [] { throw claimrag::DataError("x"); }),
+  EXPECT_THROW(claimrag::dense::fit(data.vocabulary, none, none, data.pairs, small_train_options(), [] { throw claimrag::DataError("x"); }),
                claimrag::DataError);
 }
 
@@ -193,7 +193,7 @@ TEST(DenseTrain, LogsOneLinePerEpochUnlessQuiet) {
   auto logger = std::make_shared<spdlog::logger>("dense-test", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
   const auto previous = spdlog::default_logger();
   spdlog::set_default_logger(logger);
-  DenseOptions options = small_options();
+  DenseOptions options = small_train_options();
   options.epochs = 3;
   options.quiet = false;
   claimrag::dense::fit(data.vocabulary, data.queries, data.documents, data.pairs, options);
@@ -209,8 +209,8 @@ TEST(DenseTrain, LogsOneLinePerEpochUnlessQuiet) {
 
 TEST(DenseTrain, RefusesAnEmptyPairListAndPairsOutOfRange) {
   const Data data = synthetic(100, 20, 10, 20, 6);
-  EXPECT_THROW(claimrag::dense::fit(data.vocabulary, data.queries, data.documents, {}, small_options()),
+  EXPECT_THROW(claimrag::dense::fit(data.vocabulary, data.queries, data.documents, {}, small_train_options()),
                claimrag::UsageError);
-  EXPECT_THROW(claimrag::dense::fit(data.vocabulary, data.queries, data.documents, {{0, 20}}, small_options()),
+  EXPECT_THROW(claimrag::dense::fit(data.vocabulary, data.queries, data.documents, {{0, 20}}, small_train_options()),
                claimrag::InternalError);
 }

@@ -32,7 +32,7 @@ dataset::Corpus four_documents() {
                     {"n3", "First negative sentence of n3. Second negative sentence of n3."}});
 }
 
-std::set<std::pair<std::string, std::size_t>> keys(const std::vector<evidence::LabelledPair>& pairs, int label) {
+std::set<std::pair<std::string, std::size_t>> pair_keys(const std::vector<evidence::LabelledPair>& pairs, int label) {
   std::set<std::pair<std::string, std::size_t>> found;
   for (const auto& pair : pairs) {
     if (pair.label == label) found.emplace(pair.sentence.doc_id, pair.sentence.index);
@@ -54,7 +54,7 @@ TEST(TrainingPairs, PositivesFirstThenDistinctNegativesFromTheTopNonRelevantDocu
   EXPECT_EQ(pairs[0].label, evidence::kPositiveLabel);
   EXPECT_EQ(pairs[0].sentence.doc_id, "r");
   EXPECT_EQ(pairs[0].sentence.index, 0u);
-  const auto negatives = keys(pairs, evidence::kNegativeLabel);
+  const auto negatives = pair_keys(pairs, evidence::kNegativeLabel);
   EXPECT_EQ(negatives.size(), 3u);  // distinct
   for (const auto& [doc_id, index] : negatives) EXPECT_TRUE(doc_id == "n1" || doc_id == "n2") << doc_id;
   for (std::size_t i = 1; i < pairs.size(); ++i) {
@@ -71,11 +71,11 @@ TEST(TrainingPairs, TheRatioHoldsPerPositiveAndAShortPoolIsTakenWhole) {
   std::mt19937_64 rng(42);
   // 2 positives × 1 negative from a pool of 6 (n1, n2, n3).
   auto pairs = evidence::sample_training_pairs({two_positives}, sentences, {1, 10}, rng, "bm25");
-  EXPECT_EQ(keys(pairs, evidence::kPositiveLabel).size(), 2u);
-  EXPECT_EQ(keys(pairs, evidence::kNegativeLabel).size(), 2u);
+  EXPECT_EQ(pair_keys(pairs, evidence::kPositiveLabel).size(), 2u);
+  EXPECT_EQ(pair_keys(pairs, evidence::kNegativeLabel).size(), 2u);
   // 2 positives × 3 wanted, only 2 documents' 4 sentences: all of them, once each.
   pairs = evidence::sample_training_pairs({two_positives}, sentences, {3, 2}, rng, "bm25");
-  EXPECT_EQ(keys(pairs, evidence::kNegativeLabel),
+  EXPECT_EQ(pair_keys(pairs, evidence::kNegativeLabel),
             (std::set<std::pair<std::string, std::size_t>>{{"n1", 0}, {"n1", 1}, {"n2", 0}, {"n2", 1}}));
   EXPECT_EQ(pairs.size(), 6u);
 }

@@ -23,10 +23,10 @@ using claimrag::testing::TempFolder;
 
 namespace {
 
-constexpr int kRounds = 150;
+constexpr int kCheckpointRounds = 150;
 const fs::path kFixtures = fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained";
 
-void no_reseal(std::string&) {}
+using claimrag::testing::no_reseal;
 
 void run_model(const fs::path& folder) {
   const pretrained::TextModel model(folder);
@@ -53,7 +53,7 @@ void fuzz_folder(const std::string& name, const std::vector<std::string>& files,
   for (const auto& file : files) {
     SCOPED_TRACE(file);
     const std::string original = io::read_file(folder / file);
-    claimrag::testing::fuzz_reader(original, folder / file, [&](const fs::path&) { read(folder); }, no_reseal, seed++, kRounds,
+    claimrag::testing::fuzz_reader(original, folder / file, [&](const fs::path&) { read(folder); }, no_reseal, seed++, kCheckpointRounds,
                                    folder.string());
     io::write_file_atomically(folder / file, original, true);
   }

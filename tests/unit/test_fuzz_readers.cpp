@@ -33,7 +33,7 @@ using claimrag::testing::TempFolder;
 
 namespace {
 
-constexpr int kRounds = 400;
+constexpr int kReaderRounds = 400;
 
 dataset::Corpus small_corpus() {
   dataset::Corpus corpus;
@@ -56,10 +56,10 @@ void load_and_search_index(const fs::path& file) {
 
 void fuzz(const std::string& original, const fs::path& file, const Reader& read,
           const std::function<void(std::string&)>& reseal, std::uint64_t seed) {
-  claimrag::testing::fuzz_reader(original, file, read, reseal, seed, kRounds);
+  claimrag::testing::fuzz_reader(original, file, read, reseal, seed, kReaderRounds);
 }
 
-void no_reseal(std::string&) {}
+using claimrag::testing::no_reseal;
 void reseal_bm25_index(std::string& bytes) { bm25::format::seal(std::as_writable_bytes(std::span(bytes))); }
 void reseal_safetensors(std::string& bytes) { io::reseal_safetensors(bytes); }
 

@@ -7,13 +7,14 @@
 #include "claimrag/interrogation/evaluation.hpp"
 #include "claimrag/interrogation/scifact_pairs.hpp"
 #include "claimrag/metrics/bootstrap.hpp"
+#include "interrogation_answers.hpp"
 
 using namespace claimrag::interrogation;
 
 namespace {
-constexpr Answer S = Answer::support;
-constexpr Answer R = Answer::refute;
-constexpr Answer N = Answer::neutral;
+using claimrag::testing::N;
+using claimrag::testing::R;
+using claimrag::testing::S;
 }  // namespace
 
 TEST(InterrogationScores, AccuracyAndMacroF1ByHand) {

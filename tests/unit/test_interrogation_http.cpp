@@ -1,6 +1,6 @@
 // The HTTP responder against a fake chat-completions server on 127.0.0.1 started by each test.
 
-#include <httplib.h>
+#include "support/httplib.hpp"
 #include <gtest/gtest.h>
 
 #include <atomic>

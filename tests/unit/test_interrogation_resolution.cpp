@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "claimrag/interrogation/resolution.hpp"
+#include "interrogation_answers.hpp"
 
 namespace ci = claimrag::interrogation;
 using ci::Answer;
@@ -50,9 +51,9 @@ struct Case {
   int rule;
 };
 
-constexpr Answer S = Answer::support;
-constexpr Answer R = Answer::refute;
-constexpr Answer N = Answer::neutral;
+using claimrag::testing::N;
+using claimrag::testing::R;
+using claimrag::testing::S;
 
 const std::vector<Case> table = {
     // Direct answers to "is C true?".

@@ -94,7 +94,7 @@ fs::path edited_checkpoint(const testing::TempFolder& temp, const std::function<
   return folder;
 }
 
-std::string load_error(const fs::path& folder) {
+std::string config_load_error(const fs::path& folder) {
   try {
     (void)load_pretrained_model(folder);
   } catch (const DataError& error) {
@@ -107,7 +107,7 @@ TEST(PretrainedConfigOptions, PositionEmbeddingTypeOtherThanAbsoluteIsRefusedByN
   for (const std::string type : {"relative_key", "relative_key_query"}) {
     const testing::TempFolder temp;
     const auto folder = edited_checkpoint(temp, [&](json& config) { config["position_embedding_type"] = type; });
-    const auto message = load_error(folder);
+    const auto message = config_load_error(folder);
     EXPECT_NE(message.find((folder / "config.json").string()), std::string::npos) << message;
     EXPECT_NE(message.find("position_embedding_type \"" + type + "\" is not supported"), std::string::npos) << message;
   }
@@ -118,12 +118,12 @@ TEST(PretrainedConfigOptions, PositionEmbeddingTypeOtherThanAbsoluteIsRefusedByN
 TEST(PretrainedConfigOptions, DecoderAndPrunedHeadsAreRefusedByName) {
   {
     const testing::TempFolder temp;
-    const auto message = load_error(edited_checkpoint(temp, [](json& config) { config["is_decoder"] = true; }));
+    const auto message = config_load_error(edited_checkpoint(temp, [](json& config) { config["is_decoder"] = true; }));
     EXPECT_NE(message.find("config.json: is_decoder is true"), std::string::npos) << message;
   }
   {
     const testing::TempFolder temp;
-    const auto message = load_error(edited_checkpoint(temp, [](json& config) { config["pruned_heads"] = {{"0", {1}}}; }));
+    const auto message = config_load_error(edited_checkpoint(temp, [](json& config) { config["pruned_heads"] = {{"0", {1}}}; }));
     EXPECT_NE(message.find("config.json: pruned_heads is not empty"), std::string::npos) << message;
   }
   const testing::TempFolder temp;

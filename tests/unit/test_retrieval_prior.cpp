@@ -28,7 +28,7 @@ dataset::Corpus corpus_of(const std::vector<std::string>& texts) {
   return corpus;
 }
 
-std::int64_t term(const bm25::InvertedIndex& index, std::string_view word) { return index.term_id(word); }
+std::int64_t prior_term(const bm25::InvertedIndex& index, std::string_view word) { return index.term_id(word); }
 
 }  // namespace
 
@@ -37,7 +37,7 @@ std::int64_t term(const bm25::InvertedIndex& index, std::string_view word) { ret
 TEST(AbstractPrior, FeaturesAreLogCountsOfTheMostFrequentTermsThenLength) {
   const auto corpus = corpus_of({"we found we found cell", "we found mice", "we rain", "sun"});
   const auto indexes = retrieval::build_abstract_indexes(corpus, text::Stemmer::none);
-  ASSERT_GE(term(indexes.whole, "we"), 0);
+  ASSERT_GE(prior_term(indexes.whole, "we"), 0);
   const auto features = retrieval::abstract_prior_features(indexes, 2);
   ASSERT_EQ(features.rows(), 4);
   ASSERT_EQ(features.cols(), 3);

@@ -24,7 +24,7 @@ const std::vector<std::string> kDocuments = {"The cat sat.", "the CAT cat ran", 
 const double kIdfDf1 = std::log(4.0 / 2.0) + 1.0;
 const double kIdfDf2 = std::log(4.0 / 3.0) + 1.0;
 
-std::vector<double> dense(const SparseVector& vector, std::size_t size) {
+std::vector<double> dense_copy(const SparseVector& vector, std::size_t size) {
   std::vector<double> values(size, 0.0);
   for (const SparseEntry& entry : vector) values.at(entry.index) = entry.value;
   return values;
@@ -85,7 +85,7 @@ TEST(Tfidf, TransformIsCountTimesIdfL2Normalised) {
   // scikit-learn 1.2.1's row for the same text.
   const std::vector<double> sklearn = {0.0, 0.7710058432202013, 0.0, 0.5068900148458076,
                                        0.0, 0.38550292161010064};
-  const std::vector<double> ours = dense(vector, vectorizer.size());
+  const std::vector<double> ours = dense_copy(vector, vectorizer.size());
   for (std::size_t i = 0; i < sklearn.size(); ++i) EXPECT_NEAR(ours[i], sklearn[i], 1e-15);
   EXPECT_NEAR(l2_norm(vector), 1.0, 1e-15);
 }
