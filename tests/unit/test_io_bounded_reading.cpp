@@ -76,7 +76,7 @@ TEST(BoundedReading, APipeIsReadToAtMostTheLimitNeverToItsEnd) {
 TEST(BoundedReading, ARegularFileOverTheLimitIsRefusedBeforeItIsRead) {
   TempFolder folder;
   const auto big = folder.path() / "prompt.txt";
-  { const auto file = folder.write("prompt.txt", ""); }
+  (void)folder.write("prompt.txt", "");
   fs::resize_file(big, (std::uintmax_t{16} << 20) + 1);  // sparse: costs no disk
   expect_error<DataError>([&] { (void)io::read_file(big, io::kSettingsInput); }, "prompt.txt: larger than 16 MiB");
   fs::resize_file(big, std::uintmax_t{16} << 20);  // exactly the limit is read
