@@ -145,6 +145,7 @@ TEST_F(CliBuiltinVerifier, TheCacheIsOptionalAnUnwritableOneCostsAWarningNotTheV
   const auto fifo = ground_with_cache(fifo_cache, "fifo.jsonl");
   EXPECT_EQ(fifo.exit_code, 0) << fifo.err;
   EXPECT_NE(fifo.err.find("is a FIFO (named pipe)"), std::string::npos) << fifo.err;
+  EXPECT_NE(fifo.err.find("training it again, without caching it"), std::string::npos) << fifo.err;
   EXPECT_EQ(slurp(folder.path() / "fifo.jsonl"), slurp(folder_ / "first.jsonl"));
 }
 

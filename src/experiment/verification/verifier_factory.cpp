@@ -144,11 +144,9 @@ bool save_in_cache(const verification::ClaimVerifier& verifier, const fs::path& 
   if (cached.empty()) return false;
   std::error_code error;
   const auto status = fs::symlink_status(cached, error);
-  if (fs::exists(status) && !fs::is_regular_file(status)) {
-    spdlog::warn("the verifier cache {} is not a regular file: the trained verifier is used without caching it",
-                 cached.string());
-    return false;
-  }
+  // Not a regular file: the attempt to read it has already said so (once), and writing would block
+  // on a FIFO or write into a device.
+  if (fs::exists(status) && !fs::is_regular_file(status)) return false;
   try {
     verifier.save(cached);
     return true;
@@ -198,7 +196,9 @@ std::unique_ptr<verification::ClaimVerifier> free_text_verifier(const VerifierSo
       spdlog::info("free-text verifier: {} (trained on {})", cached.string(), files.claims.string());
       return verifier;
     } catch (const DataError& error) {
-      spdlog::warn("the cached verifier cannot be read ({}): training it again", error.what());
+      std::error_code ignored;
+      spdlog::warn("the cached verifier cannot be read ({}): training it again{}", error.what(),
+                   fs::is_regular_file(cached, ignored) ? "" : ", without caching it");
     }
   }
   return train_free_text(files, config, cached);
