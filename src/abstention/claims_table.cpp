@@ -6,6 +6,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/table.hpp"
 #include "claimrag/io/text_lines.hpp"
@@ -43,7 +44,7 @@ void write_claims_table(const ClaimsTable& table, const std::filesystem::path& p
 
 ClaimsTable read_claims_table(const std::filesystem::path& path) {
   const std::string file = path.string();
-  const std::string contents = io::read_file(path);
+  const std::string contents = io::read_file(path, io::kDataInput);
   ClaimsTable table;
   bool header = false;
   std::set<std::string> seen;

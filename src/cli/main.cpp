@@ -7,12 +7,13 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/shown_text.hpp"
 #include "claimrag/kernels/vector_unit.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -40,30 +41,6 @@ void group_subcommands(CLI::App& root) {
   }
 }
 
-/// `message` on one line: control characters (a newline in an id read from a file, a carriage
-/// return, a tab...) are shown escaped as in JSON ("\\n", "\\u0001"), so that an error is always
-/// one log line and a value's hidden characters are visible.
-std::string printable(std::string_view message) {
-  std::string text;
-  for (const char c : message) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      text += "\\n";
-    } else if (c == '\r') {
-      text += "\\r";
-    } else if (c == '\t') {
-      text += "\\t";
-    } else if (byte < 0x20 || byte == 0x7f) {
-      constexpr char kHex[] = "0123456789abcdef";
-      text.append("\\u00").push_back(kHex[byte >> 4]);
-      text.push_back(kHex[byte & 0xf]);
-    } else {
-      text.push_back(c);
-    }
-  }
-  return text;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,7 +49,10 @@ int main(int argc, char** argv) {
   // Results on stdout go out a line at a time, so that they never interleave mid-line with the
   // log lines on stderr when both go to one file.
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
-  auto logger = spdlog::stderr_color_st("claimrag");
+  // Every log line's control characters escaped (io/shown_text.hpp): an error is one line, and a
+  // server's reply or a file's text shown in a message can neither forge a line nor drive the terminal.
+  auto logger = std::make_shared<spdlog::logger>(
+      "claimrag", claimrag::io::escaping_sink(std::make_shared<spdlog::sinks::stderr_color_sink_st>()));
   spdlog::set_default_logger(logger);
   spdlog::set_pattern("[%H:%M:%S] %^%l%$ %v");
   claimrag::cli::cap_threads_from_environment();
@@ -123,10 +103,10 @@ int main(int argc, char** argv) {
     const int code = root.exit(error);
     return code == 0 ? 0 : static_cast<int>(ExitCode::usage);
   } catch (const claimrag::Error& error) {
-    spdlog::error("{}", printable(error.what()));
+    spdlog::error("{}", error.what());
     return static_cast<int>(error.exit_code());
   } catch (const std::exception& error) {
-    spdlog::error("internal error: {}", printable(error.what()));
+    spdlog::error("internal error: {}", error.what());
     return static_cast<int>(ExitCode::internal);
   }
   return 0;

@@ -7,6 +7,7 @@
 #include "claimrag/dataset/jsonl.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/text_lines.hpp"
 
 namespace claimrag::dataset {
@@ -73,7 +74,7 @@ bool is_qrels_header(const std::vector<std::string_view>& fields) {
 }  // namespace
 
 Qrels load_qrels(const std::filesystem::path& qrels_tsv) {
-  const std::string contents = io::read_file(qrels_tsv);
+  const std::string contents = io::read_file(qrels_tsv, io::kDataInput);
   const std::string source = qrels_tsv.string();
   Qrels qrels;
   io::for_each_line(contents, [&](const io::Line& line) {

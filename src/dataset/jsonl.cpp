@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <vector>
 
 #include "claimrag/dataset/identifier.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/text_lines.hpp"
 
 namespace claimrag::dataset {
@@ -32,11 +32,7 @@ constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 /// readable bytes, so simdjson parses it in place. Returns the XXH64 of the file's bytes.
 std::uint64_t for_each_padded_line(const std::filesystem::path& path, std::size_t max_line_bytes,
                                    const std::function<void(const io::Line&)>& visit) {
-  std::ifstream in(path, std::ios::in | std::ios::binary);
-  std::error_code error;
-  if (!in || std::filesystem::is_directory(path, error)) {
-    throw DataError(path.string(), std::filesystem::exists(path, error) ? "cannot read" : "no such file");
-  }
+  io::InputFile in(path, io::kStreamedInput);
   const std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> hash(XXH64_createState(), &XXH64_freeState);
   XXH64_reset(hash.get(), 0);
   std::vector<char> buffer(kChunkBytes + simdjson::SIMDJSON_PADDING);
@@ -59,9 +55,7 @@ std::uint64_t for_each_padded_line(const std::filesystem::path& path, std::size_
       begin = 0;
     }
     if (end + simdjson::SIMDJSON_PADDING == buffer.size()) buffer.resize(2 * buffer.size() - simdjson::SIMDJSON_PADDING);
-    in.read(buffer.data() + end, static_cast<std::streamsize>(buffer.size() - simdjson::SIMDJSON_PADDING - end));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (in.bad()) throw DataError(path.string(), "read failed");
+    const std::size_t got = in.read(buffer.data() + end, buffer.size() - simdjson::SIMDJSON_PADDING - end);
     XXH64_update(hash.get(), buffer.data() + end, got);
     std::size_t scan = end;
     end += got;

@@ -9,6 +9,7 @@
 #include "claimrag/experiment/shipped_files.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/strict_json.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
@@ -393,7 +394,7 @@ ExperimentConfig read_config(const std::string& text, const std::string& name, c
 }  // namespace
 
 ExperimentConfig load_config(const std::filesystem::path& path) {
-  return read_config(io::read_file(path), path.string(), path.parent_path());
+  return read_config(io::read_file(path, io::kSettingsInput), path.string(), path.parent_path());
 }
 
 ExperimentConfig shipped_config() {

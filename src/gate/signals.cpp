@@ -7,6 +7,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/text_lines.hpp"
 
@@ -117,7 +118,7 @@ std::vector<double> signal_values(const std::string& name, const SignalInputs& i
 }
 
 std::map<std::string, double> read_signal_file(const std::string& path) {
-  const std::string contents = io::read_file(path);
+  const std::string contents = io::read_file(path, io::kDataInput);
   std::map<std::string, double> values;
   io::for_each_line(contents, [&](const io::Line& line) {
     if (io::is_blank(line.text)) return;

@@ -2,8 +2,6 @@
 
 #include <unistd.h>
 
-#include <fstream>
-#include <iterator>
 #include <system_error>
 
 #include "claimrag/error.hpp"
@@ -71,32 +69,6 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
   AtomicFile file(target, binary);
   file.stream().write(contents.data(), static_cast<std::streamsize>(contents.size()));
   file.commit();
-}
-
-std::string read_file(const std::filesystem::path& path) {
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (std::filesystem::is_directory(status)) throw DataError(path.string(), "is a folder, not a file");
-  std::ifstream in(path, std::ios::in | std::ios::binary);
-  if (!in) {
-    if (!std::filesystem::exists(status)) throw DataError(path.string(), "no such file");
-    throw DataError(path.string(), "cannot open for reading");
-  }
-  if (!std::filesystem::is_regular_file(status)) {
-    // A pipe or device has no size to ask for: read it as a stream to its end.
-    std::string contents((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw DataError(path.string(), "read failed");
-    return contents;
-  }
-  // One allocation of the file's size and one read: large inputs are read often.
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  in.seekg(0, std::ios::beg);
-  if (size < 0) throw DataError(path.string(), "cannot tell the file's size");
-  std::string contents(static_cast<std::size_t>(size), '\0');
-  in.read(contents.data(), size);
-  if (in.gcount() != size) throw DataError(path.string(), "read failed");
-  return contents;
 }
 
 }  // namespace claimrag::io

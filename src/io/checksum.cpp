@@ -3,12 +3,10 @@
 #include <xxhash.h>
 
 #include <cstdio>
-#include <fstream>
+#include <memory>
 #include <vector>
 
-#include "claimrag/error.hpp"
-
-#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 
 namespace claimrag::io {
 
@@ -26,20 +24,12 @@ std::string checksum_hex(std::string_view bytes) { return checksum_hex_of(xxh64(
 
 std::string file_checksum(const std::filesystem::path& path) {
   // Streamed in blocks: a checksum need not hold the whole file in memory.
-  std::ifstream in(path, std::ios::in | std::ios::binary);
-  if (!in) read_file(path);  // throws the same DataError as every other read
-  XXH64_state_t* state = XXH64_createState();
-  XXH64_reset(state, 0);
+  InputFile in(path, kStreamedInput);
+  const std::unique_ptr<XXH64_state_t, decltype(&XXH64_freeState)> state(XXH64_createState(), &XXH64_freeState);
+  XXH64_reset(state.get(), 0);
   std::vector<char> block(1 << 16);
-  while (in) {
-    in.read(block.data(), static_cast<std::streamsize>(block.size()));
-    XXH64_update(state, block.data(), static_cast<std::size_t>(in.gcount()));
-  }
-  const bool failed = in.bad();
-  const auto digest = XXH64_digest(state);
-  XXH64_freeState(state);
-  if (failed) throw DataError(path.string(), "read failed");
-  return checksum_hex_of(digest);
+  for (std::size_t got; (got = in.read(block.data(), block.size())) > 0;) XXH64_update(state.get(), block.data(), got);
+  return checksum_hex_of(XXH64_digest(state.get()));
 }
 
 }  // namespace claimrag::io

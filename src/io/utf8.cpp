@@ -34,4 +34,12 @@ std::optional<std::size_t> invalid_utf8_offset(std::string_view text) {
   return std::nullopt;
 }
 
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  // Back over continuation bytes to the start of the character the cut falls in (at most three).
+  for (std::size_t steps = 0; cut > 0 && steps < 3 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u; ++steps) --cut;
+  return text.substr(0, cut);
+}
+
 }  // namespace claimrag::io

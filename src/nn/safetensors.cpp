@@ -9,6 +9,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/safetensors_checksum.hpp"
 
@@ -151,7 +152,7 @@ nlohmann::json parse_safetensors_header(std::string_view text, const std::string
 SafetensorsMetadata read_safetensors_metadata(const std::filesystem::path& path) {
   const std::string file = path.string();
   std::uint64_t header_length = 0;
-  const nlohmann::json header = checked_header(io::read_file(path), file, header_length);
+  const nlohmann::json header = checked_header(io::read_file(path, io::kModelInput), file, header_length);
   if (!header.contains(kMetadataKey)) return {};
   SafetensorsMetadata metadata = parse_metadata(file, header[kMetadataKey]);
   metadata.erase(io::kSafetensorsChecksumKey);
@@ -160,7 +161,7 @@ SafetensorsMetadata read_safetensors_metadata(const std::filesystem::path& path)
 
 SafetensorsContent read_safetensors(const std::filesystem::path& path) {
   const std::string file = path.string();
-  const std::string bytes = io::read_file(path);
+  const std::string bytes = io::read_file(path, io::kModelInput);
   std::uint64_t header_length = 0;
   const nlohmann::json header = checked_header(bytes, file, header_length);
 

@@ -11,6 +11,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/safetensors_checksum.hpp"
 
@@ -152,7 +153,7 @@ void save_model(const RerankerModel& model, const std::filesystem::path& path) {
 
 RerankerModel load_model(const std::filesystem::path& path) {
   const std::string source = path.string();
-  const std::string bytes = io::read_file(path);
+  const std::string bytes = io::read_file(path, io::kModelInput);
   std::uint64_t header_size = 0;
   if (bytes.size() < sizeof header_size) throw DataError(source, "not a safetensors file (too short)");
   std::memcpy(&header_size, bytes.data(), sizeof header_size);

@@ -13,6 +13,7 @@
 #include "claimrag/dataset/identifier.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/text_lines.hpp"
 #include "claimrag/parallel_for.hpp"
@@ -152,7 +153,7 @@ Ranking ranking_of(const std::string& query_id, std::vector<RunLine>& entries, R
 
 Run read_trec_run(const std::filesystem::path& path) {
   const std::string source = path.string();
-  const std::string contents = io::read_file(path);
+  const std::string contents = io::read_file(path, io::kDataInput);
   std::vector<std::string> query_order;
   std::unordered_map<std::string, std::vector<RunLine>> lines_of;
   Run run;

@@ -19,13 +19,12 @@ namespace {
 /// The first bytes of an error reply, on one line: enough to say why ("response_format is not
 /// supported"), bounded so that an HTML page does not flood the log.
 std::string excerpt(const std::string& body) {
-  std::size_t cut = std::min<std::size_t>(body.size(), 200);
-  while (cut > 0 && cut < body.size() && (static_cast<unsigned char>(body[cut]) & 0xC0u) == 0x80u) --cut;
-  std::string text = body.substr(0, cut);
+  std::string text(io::utf8_prefix(body, 200));
+  const bool cut = text.size() < body.size();
   for (char& c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }
-  return body.size() > cut ? text + "..." : text;
+  return cut ? text + "..." : text;
 }
 
 std::string status_failure(const detail::PostOutcome& outcome) {
@@ -99,6 +98,11 @@ JsonReply HttpTransport::send(detail::CurlConnection& connection, const JsonRequ
   JsonReply reply;
   for (std::size_t attempt = 0; attempt <= options_.retries; ++attempt) {
     detail::PostOutcome outcome = detail::curl_post(connection, target, payload, authorization_, route, options_, reply_cap(options_, request));
+    // Before anything reads the server's words (an excerpt cut at 200 bytes could keep most of a key
+    // that straddles the cut): the key, raw or JSON-escaped, goes from everything that came back.
+    outcome.body = redaction_.text(std::move(outcome.body));
+    outcome.location = redaction_.text(std::move(outcome.location));
+    outcome.failure = redaction_.text(std::move(outcome.failure));
     bool final = outcome.final;
     if (!outcome.failure.empty()) {
       reply = {nullptr, std::move(outcome.failure), outcome.status};

@@ -12,6 +12,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/file_output.hpp"
+#include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/output_plan.hpp"
 #include "claimrag/io/output_target.hpp"
 #include "claimrag/io/temporary_names.hpp"
@@ -161,7 +162,14 @@ ReplayTransport::ReplayTransport(const std::filesystem::path& file, const std::s
     JsonReply reply;
     if (fields.has("reply") == fields.has("failed")) fields.fail("a line holds either \"reply\" or \"failed\"");
     if (fields.has("reply")) {
-      reply.body = parse_element(fields.element("reply"));
+      const std::string text = simdjson::minify(fields.element("reply"));
+      // The live transport refuses a reply nested deeper than this before parsing it; a recording
+      // edited to hold one is refused the same, so replaying cannot reach what a server cannot.
+      if (io::json_nesting_depth(text, kMaxReplyJsonDepth) > kMaxReplyJsonDepth) {
+        fields.fail("\"reply\" nests deeper than " + std::to_string(kMaxReplyJsonDepth) +
+                    " levels of arrays and objects, the limit of a live reply");
+      }
+      reply.body = nlohmann::json::parse(text);
       reply.status = 200;
     } else {
       reply.failure = fields.string("failed");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "claimrag/error.hpp"
 
@@ -9,6 +10,9 @@ namespace claimrag::served {
 namespace {
 
 using nlohmann::json;
+
+/// How far from 1 the scores of several labels may sum (float rounding in the server's softmax).
+constexpr double kProbabilitySumTolerance = 1e-3;
 
 bool is_finite_number(const json& value) { return value.is_number() && std::isfinite(value.get<double>()); }
 
@@ -116,6 +120,16 @@ std::string check_tei_predict_reply(const json& body, std::size_t count) {
         return "prediction " + std::to_string(i) + " holds the score " + item["score"].dump() + ", outside [0, 1]";
       }
     }
+    // With raw scores off, TEI gives a softmax over several labels (a sigmoid for one): scores
+    // that do not sum to 1 are not probabilities, whatever each looks like.
+    if (labels.size() > 1) {
+      double sum = 0.0;
+      for (const json& item : labels) sum += item["score"].get<double>();
+      if (std::abs(sum - 1.0) > kProbabilitySumTolerance) {
+        return "prediction " + std::to_string(i) + "'s scores sum to " + json(sum).dump() +
+               ", not 1 (within 0.001): not a probability distribution";
+      }
+    }
   }
   return "";
 }
@@ -142,6 +156,13 @@ std::string check_tei_embed_reply(const json& body, std::size_t count) {
     const json& vector = body[i];
     if (!vector.is_array() || vector.empty() || !std::all_of(vector.begin(), vector.end(), is_finite_number)) {
       return "embedding " + std::to_string(i) + " is not a non-empty array of finite numbers";
+    }
+    // Stored as float32: a value past its range (1e300) would become infinity in the index.
+    const auto beyond_float = std::find_if(vector.begin(), vector.end(), [](const json& value) {
+      return std::abs(value.get<double>()) > static_cast<double>(std::numeric_limits<float>::max());
+    });
+    if (beyond_float != vector.end()) {
+      return "embedding " + std::to_string(i) + " holds " + beyond_float->dump() + ", beyond the range of float32";
     }
     if (vector.size() != body.front().size()) return "the embeddings of one reply differ in dimension";
   }

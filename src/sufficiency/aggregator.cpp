@@ -8,6 +8,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/selective/calibration.hpp"
@@ -166,7 +167,7 @@ SureModel load_sure(const std::filesystem::path& file) {
   const std::string name = file.string();
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(io::read_json_text(file));
+    json = nlohmann::json::parse(io::read_json_text(file, io::kModelInput));
   } catch (const nlohmann::json::exception& error) {
     throw DataError(name, std::string("not JSON: ") + error.what());
   }

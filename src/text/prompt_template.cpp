@@ -4,6 +4,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 
 namespace claimrag::text {
 namespace {
@@ -17,7 +18,7 @@ std::size_t occurrences(const std::string& text, const std::string& needle) {
 }  // namespace
 
 PromptTemplate::PromptTemplate(const std::filesystem::path& file, std::vector<std::string> placeholders)
-    : PromptTemplate(io::read_file(file), file.string(), std::move(placeholders)) {}
+    : PromptTemplate(io::read_file(file, io::kSettingsInput), file.string(), std::move(placeholders)) {}
 
 PromptTemplate::PromptTemplate(std::string text, std::string origin, std::vector<std::string> placeholders)
     : text_(std::move(text)), origin_(std::move(origin)), placeholders_(std::move(placeholders)) {

@@ -6,6 +6,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 
 namespace claimrag::tfidf {
 
@@ -33,7 +34,7 @@ TfidfVectorizer load(const std::filesystem::path& path) {
   const std::string file = path.string();
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(io::read_json_text(path));
+    document = nlohmann::json::parse(io::read_json_text(path, io::kModelInput));
   } catch (const nlohmann::json::parse_error& error) {
     throw DataError(file, std::string("not valid JSON: ") + error.what());
   }

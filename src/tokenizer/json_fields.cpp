@@ -5,6 +5,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 
 namespace claimrag::tokenizer {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 }  // namespace
 
 nlohmann::json read_json_object(const std::filesystem::path& path) {
-  const std::string text = io::read_file(path);
+  const std::string text = io::read_file(path, io::kVocabularyInput);
   nlohmann::json parsed;
   try {
     parsed = nlohmann::json::parse(io::depth_checked(text, path.string()));

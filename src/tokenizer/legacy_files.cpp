@@ -8,6 +8,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/tokenizer/bpe.hpp"
 #include "claimrag/tokenizer/pipeline.hpp"
 #include "claimrag/tokenizer/unicode.hpp"
@@ -90,7 +91,7 @@ void apply_slow_class_limits(const FolderSettings& settings, PipelineParts& part
 
 std::unique_ptr<Tokenizer> read_wordpiece_vocabulary(const std::filesystem::path& file, const FolderSettings& settings) {
   const std::string source = file.string();
-  const std::string text = with_universal_newlines(io::read_file(file));
+  const std::string text = with_universal_newlines(io::read_file(file, io::kVocabularyInput));
   // One token per line, its id the line's index. A token on two lines is refused: BertTokenizer
   // keeps its last line, which leaves the first line's id to no token at all.
   Vocabulary vocabulary;
@@ -148,7 +149,7 @@ std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path
   // RobertaTokenizer drops the first line (the "#version" header) and the last (empty after the
   // final newline) whatever they hold, and splits each merge at whitespace.
   const std::string merges_source = merges_file.string();
-  const std::string text = with_universal_newlines(io::read_file(merges_file));
+  const std::string text = with_universal_newlines(io::read_file(merges_file, io::kVocabularyInput));
   std::vector<std::string> lines;
   std::size_t start = 0;
   while (true) {

@@ -1,6 +1,7 @@
 #include "sentencepiece_class.hpp"
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/tokenizer/pipeline.hpp"
 #include "claimrag/tokenizer/unicode.hpp"
 
@@ -12,7 +13,9 @@ SentencePieceClassTokenizer::SentencePieceClassTokenizer(const std::filesystem::
       kind_(std::move(kind)),
       model_max_length_(settings.model_max_length),
       truncation_side_(settings.truncation_side == "left" ? TruncationSide::left : TruncationSide::right) {
-  const auto status = processor_.Load(file.string());
+  // Read by claimrag's bounded reader, not libsentencepiece's own (which reads a FIFO or a device to its end).
+  const std::string model = io::read_file(file, io::kVocabularyInput);
+  const auto status = processor_.LoadFromSerializedProto(model);
   if (!status.ok()) throw DataError(file.string(), "not a SentencePiece model (" + status.ToString() + ")");
 }
 

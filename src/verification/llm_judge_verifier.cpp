@@ -11,6 +11,8 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
+#include "claimrag/io/utf8.hpp"
 #include "claimrag/served/chat.hpp"
 #include "claimrag/text/prompt_template.hpp"
 
@@ -29,9 +31,9 @@ std::string upper(std::string_view text) {
 /// An answer's text cut for a failure reason: enough to recognise it, never a whole essay.
 std::string excerpt(std::string_view text) {
   constexpr std::size_t shown = 80;
-  std::string out(text.substr(0, shown));
+  std::string out(io::utf8_prefix(text, shown));  // never inside a character: the writer would refuse it
   for (char& c : out) c = (c == '\n' || c == '\r') ? ' ' : c;
-  return "\"" + out + (text.size() > shown ? "...\"" : "\"");
+  return "\"" + out + (text.size() > out.size() ? "...\"" : "\"");
 }
 
 bool is_word_byte(char c) {
@@ -156,7 +158,7 @@ DocumentVerdict read_json_answer(const nlohmann::json& answer, const EvidenceDoc
 std::string load_judge_prompt(const std::filesystem::path& file) {
   std::string text;
   try {
-    text = io::read_file(file);
+    text = io::read_file(file, io::kSettingsInput);
   } catch (const Error& error) {
     throw UsageError("--prompt " + file.string() + ": cannot be read (" + error.what() + ")");
   }

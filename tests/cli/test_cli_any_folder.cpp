@@ -110,6 +110,17 @@ TEST_F(CliAnyFolder, AnInstalledClaimragFindsItsFilesAndGivesTheSameBytes) {
   }
   // No SciFact under the prefix: the installed program uses the verifier the suite cached.
   expect_root_bytes(prefix / "bin/claimrag", "installed");
+  // Without the data and the cache, its error names no script it does not ship.
+  fs::create_directories(folder_ / "installed-no-data");
+  fs::create_directories(folder_ / "installed-empty-cache");
+  const int refused = run_in(prefix / "bin/claimrag", verify_pairs(kSource.string() + "/", folder_ / "installed-no-data"),
+                             folder_, folder_,
+                             "CLAIMRAG_DATA='" + (folder_ / "installed-no-data").string() + "' XDG_CACHE_HOME='" +
+                                 (folder_ / "installed-empty-cache").string() + "'");
+  EXPECT_EQ(refused, 2);
+  const std::string refusal = slurp(folder_ / "stderr.txt");
+  EXPECT_EQ(refusal.find("get-data.sh"), std::string::npos) << refusal;
+  EXPECT_NE(refusal.find("data.tar.gz"), std::string::npos) << refusal;
   // The prompts and probes come from the prefix, not the working folder: interrogate's default
   // --probes is found from an empty folder.
   fs::create_directories(folder_ / "interrogate");

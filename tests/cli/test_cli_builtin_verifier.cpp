@@ -5,6 +5,7 @@
 // word is NOT_ENOUGH_INFO with one reason everywhere. Skipped without data/scifact.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -118,8 +119,35 @@ TEST_F(CliBuiltinVerifier, WithoutSciFactOrAModelTheErrorSaysHowToGetOne) {
                                     folder.path());
   ::setenv("XDG_CACHE_HOME", (folder_ / "cache").c_str(), 1);
   EXPECT_EQ(refused.exit_code, 2);
-  EXPECT_NE(refused.err.find("scripts/get-data.sh"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("get-data.sh"), std::string::npos) << refused.err;  // the source tree's script
   EXPECT_NE(refused.err.find("--model"), std::string::npos) << refused.err;
+}
+
+TEST_F(CliBuiltinVerifier, TheCacheIsOptionalAnUnwritableOneCostsAWarningNotTheVerdicts) {
+  TempFolder folder;
+  const auto ground_with_cache = [&](const fs::path& cache, const std::string& out) {
+    ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+    auto outcome = run_claimrag("ground --data " + kTiny + " --answers " + kFixture + "/answers.jsonl --out " +
+                                    (folder.path() / out).string() + " --threads 1",
+                                folder.path());
+    ::setenv("XDG_CACHE_HOME", (folder_ / "cache").c_str(), 1);
+    return outcome;
+  };
+  // A cache folder that cannot be made (its parent is a file): trained, warned once, answered.
+  const auto blocker = folder.write("not-a-folder", "x");
+  const auto unwritable = ground_with_cache(blocker, "unwritable.jsonl");
+  EXPECT_EQ(unwritable.exit_code, 0) << unwritable.err;
+  EXPECT_NE(unwritable.err.find("the verifier cache cannot be written"), std::string::npos) << unwritable.err;
+  EXPECT_EQ(slurp(folder.path() / "unwritable.jsonl"), slurp(folder_ / "first.jsonl"));
+  // A FIFO where the cached model is: neither read nor written (either would block), not fatal.
+  const auto fifo_cache = folder.path() / "fifo-cache";
+  fs::create_directories(fifo_cache / "claimrag");
+  for (const auto& file : cached()) ASSERT_EQ(::mkfifo((fifo_cache / "claimrag" / file.filename()).c_str(), 0600), 0);
+  const auto fifo = ground_with_cache(fifo_cache, "fifo.jsonl");
+  EXPECT_EQ(fifo.exit_code, 0) << fifo.err;
+  EXPECT_NE(fifo.err.find("is a FIFO (named pipe)"), std::string::npos) << fifo.err;
+  EXPECT_NE(fifo.err.find("training it again, without caching it"), std::string::npos) << fifo.err;
+  EXPECT_EQ(slurp(folder.path() / "fifo.jsonl"), slurp(folder_ / "first.jsonl"));
 }
 
 TEST_F(CliBuiltinVerifier, AClaimWithoutAWordIsNotEnoughInfoEverywhere) {

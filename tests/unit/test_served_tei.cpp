@@ -71,11 +71,13 @@ TEST(TeiReplyChecks, EmbedNeedsOneVectorPerInputOfOneDimension) {
 }
 
 TEST(TeiBatching, PredictSplitsIntoRequestsOfAtMostTheBatchSizeAndKeepsInputOrder) {
-  // Each pair's answer carries its premise's number, in tenths, as the score of "entailment".
+  // Each pair's answer carries its premise's number, in tenths, as the score of "entailment" (and
+  // the rest of the distribution as "neutral").
   InProcessTransport transport([](const JsonRequest& request) {
     json reply = json::array();
     for (const auto& pair : request.body["inputs"]) {
-      reply.push_back({{{"label", "neutral"}, {"score", 0.0}}, {{"label", "entailment"}, {"score", std::stod(pair[0].get<std::string>()) / 10.0}}});
+      const double entailment = std::stod(pair[0].get<std::string>()) / 10.0;
+      reply.push_back({{{"label", "neutral"}, {"score", 1.0 - entailment}}, {{"label", "entailment"}, {"score", entailment}}});
     }
     return JsonReply{reply, "", 200};
   });

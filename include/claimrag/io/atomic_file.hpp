@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "claimrag/io/file_output.hpp"
+#include "claimrag/io/input_file.hpp"  // read_file, the reading side of the same files
 
 namespace claimrag::io {
 
@@ -48,8 +49,5 @@ void prepare_to_write(const std::filesystem::path& target);
 /// Writes a whole file atomically.
 void write_file_atomically(const std::filesystem::path& target, std::string_view contents,
                            bool binary = false);
-
-/// Reads a whole file; throws DataError naming the file when it is missing or unreadable.
-std::string read_file(const std::filesystem::path& path);
 
 }  // namespace claimrag::io

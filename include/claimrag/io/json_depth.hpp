@@ -11,8 +11,11 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "claimrag/io/input_file.hpp"
 
 namespace claimrag::io {
 
@@ -24,12 +27,23 @@ inline constexpr std::size_t kMaxJsonDepth = 128;
 /// Linear in the text, no allocation; meaningful for any bytes, JSON or not.
 std::size_t json_nesting_depth(std::string_view text, std::size_t limit = kMaxJsonDepth);
 
-/// Throws DataError "<source>: JSON nested deeper than 128 levels …" when `text` is nested deeper
-/// than kMaxJsonDepth; returns `text` otherwise, so that a parse reads
-/// `json::parse(io::depth_checked(text, file))`.
+/// A number literal of a JSON text that no double holds (`1e400`), and the line it is on.
+struct OverflowingNumber {
+  std::size_t line = 0;
+  std::string literal;
+};
+
+/// The first number of `text` (outside strings) too large for a double, if any. nlohmann's parser
+/// throws an out_of_range naming no file for one; this finds it first. Linear in the text.
+std::optional<OverflowingNumber> first_overflowing_number(std::string_view text);
+
+/// The checks made on a JSON text before it is parsed. Throws DataError "<source>: JSON nested
+/// deeper than 128 levels …" when `text` is nested deeper than kMaxJsonDepth, and
+/// "<source>:<line>: the number 1e400 is out of range …" when it holds a number no double holds;
+/// returns `text` otherwise, so that a parse reads `json::parse(io::depth_checked(text, file))`.
 std::string_view depth_checked(std::string_view text, const std::string& source);
 
-/// The whole file at `path` (io::read_file), refused by depth_checked() when nested too deep.
-std::string read_json_text(const std::filesystem::path& path);
+/// The whole file at `path` (io::read_file under `rule`), checked by depth_checked().
+std::string read_json_text(const std::filesystem::path& path, const InputRule& rule = kSettingsInput);
 
 }  // namespace claimrag::io

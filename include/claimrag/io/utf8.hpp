@@ -12,4 +12,9 @@ namespace claimrag::io {
 /// (overlong forms, surrogates and code points above U+10FFFF are ill-formed), or nullopt.
 std::optional<std::size_t> invalid_utf8_offset(std::string_view text);
 
+/// The longest prefix of `text` of at most `max_bytes` bytes that does not end inside a UTF-8
+/// character: what every excerpt of outside text is cut to, so that a cut Chinese answer is still
+/// valid UTF-8 and the JSON writer never refuses it.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
+
 }  // namespace claimrag::io

@@ -18,7 +18,8 @@ class SecretRedaction {
  public:
   /// `secret` empty: nothing to redact.
   explicit SecretRedaction(std::string secret) : secret_(std::move(secret)) {}
-  /// `text` with every occurrence of the secret replaced by kRedactedKey.
+  /// `text` with every occurrence of the secret replaced by kRedactedKey: as written, and as JSON
+  /// may escape it (any of its characters written "\\u0073", "\\/", ...).
   [[nodiscard]] std::string text(std::string text) const;
   /// Every string and object key in `value` redacted the same way, in place.
   void json(nlohmann::json& value) const;

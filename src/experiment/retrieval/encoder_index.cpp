@@ -10,6 +10,7 @@
 #include "claimrag/experiment/retrieval/dense_stage.hpp"
 #include "claimrag/experiment/meta.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/nn/safetensors.hpp"
@@ -66,7 +67,7 @@ nn::Matrix<float> encode(const pretrained::TextModel& model, const std::vector<s
 ordered_json read_record(const fs::path& index_folder) {
   const auto file = index_folder / kEncoderRecordFile;
   try {
-    return ordered_json::parse(io::read_json_text(file));
+    return ordered_json::parse(io::read_json_text(file, io::kModelInput));
   } catch (const nlohmann::json::exception& error) {
     throw DataError(file.string(), std::string("not an encoder record: ") + error.what());
   }

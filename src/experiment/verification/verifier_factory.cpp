@@ -50,13 +50,23 @@ bool present(const TrainingFiles& files) {
   return !files.corpus.empty() && fs::exists(files.corpus) && fs::exists(files.claims);
 }
 
+// How to get SciFact from here: the source tree's script where there is one; an installed claimrag
+// ships no scripts, so it names the release files and the folder layout CLAIMRAG_DATA points to.
+std::string how_to_fetch_scifact() {
+  std::error_code error;
+  const fs::path script = shipped_folder() / "scripts" / "get-data.sh";
+  if (!shipped_folder().empty() && fs::is_regular_file(script, error)) return "fetch SciFact with " + script.string();
+  return "fetch SciFact (the release https://scifact.s3-us-west-2.amazonaws.com/release/latest/data.tar.gz as "
+         "DIR/original, BEIR's scifact.zip as DIR/beir) and set CLAIMRAG_DATA=DIR";
+}
+
 TrainingFiles training_files(const VerifierSource& source, const ExperimentConfig& config) {
   const TrainingFiles files = find_training_files(source, config);
   if (!present(files)) {
     throw UsageError("the built-in verifier is trained on SciFact's train claims the first time it is needed, and " +
                      (files.corpus.empty() ? std::string("the configuration names no data.original folder")
                                            : files.claims.string() + " or " + files.corpus.string() + " is missing") +
-                     ": fetch SciFact with scripts/get-data.sh (or give --original DIR / --config FILE naming it, or set "
+                     ": " + how_to_fetch_scifact() + " (or give --original DIR / --config FILE naming it, or set "
                      "CLAIMRAG_DATA), or pass --model FILE with a verifier saved by `claimrag verify --pairs ... "
                      "--save-model FILE`");
   }
@@ -127,12 +137,32 @@ verification::VerifierTrainingData free_text_training_data(const TrainingFiles& 
   return data;
 }
 
+// Saves a freshly trained verifier in the cache; whether it was. The cache is optional: a folder
+// that cannot be written, a read-only file or anything but a regular file in the model's place
+// (a FIFO would block the write) costs one warning, never the run nor the verifier just trained.
+bool save_in_cache(const verification::ClaimVerifier& verifier, const fs::path& cached) {
+  if (cached.empty()) return false;
+  std::error_code error;
+  const auto status = fs::symlink_status(cached, error);
+  // Not a regular file: the attempt to read it has already said so (once), and writing would block
+  // on a FIFO or write into a device.
+  if (fs::exists(status) && !fs::is_regular_file(status)) return false;
+  try {
+    verifier.save(cached);
+    return true;
+  } catch (const Error& failure) {
+    spdlog::warn("the verifier cache cannot be written ({}): the trained verifier is used without caching it",
+                 failure.what());
+    return false;
+  }
+}
+
 std::unique_ptr<verification::ClaimVerifier> train_free_text(const TrainingFiles& files, const ExperimentConfig& config,
                                                              const fs::path& cached) {
   const auto data = free_text_training_data(files, config);
   verification::TrainingReport report;
   auto verifier = verification::train_claim_verifier(data, config.verification.options, &report);
-  if (!cached.empty()) verifier->save(cached);
+  const bool saved = save_in_cache(*verifier, cached);
   spdlog::info("trained the free-text verifier on {} SciFact train claims of {} (cited abstracts, plus a same-topic "
                "BM25 neighbour and an unrelated abstract each as NOT_ENOUGH_INFO): tau {}, NEI threshold {}, "
                "cross-validated Label+Rationale F1 {:.4f}{}; {}",
@@ -141,7 +171,8 @@ std::unique_ptr<verification::ClaimVerifier> train_free_text(const TrainingFiles
                report.cross_validation.contains("abstracts_label_rationale_f1")
                    ? fmt::format(" ({:.4f} on the abstracts alone)", report.cross_validation["abstracts_label_rationale_f1"])
                    : std::string(),
-               cached.empty() ? std::string("not cached (set XDG_CACHE_HOME or HOME)") : "cached in " + cached.string());
+               saved ? "cached in " + cached.string()
+                     : cached.empty() ? std::string("not cached (set XDG_CACHE_HOME or HOME)") : std::string("not cached"));
   return verifier;
 }
 
@@ -165,7 +196,9 @@ std::unique_ptr<verification::ClaimVerifier> free_text_verifier(const VerifierSo
       spdlog::info("free-text verifier: {} (trained on {})", cached.string(), files.claims.string());
       return verifier;
     } catch (const DataError& error) {
-      spdlog::warn("the cached verifier cannot be read ({}): training it again", error.what());
+      std::error_code ignored;
+      spdlog::warn("the cached verifier cannot be read ({}): training it again{}", error.what(),
+                   fs::is_regular_file(cached, ignored) ? "" : ", without caching it");
     }
   }
   return train_free_text(files, config, cached);
