@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <system_error>
 #include <nlohmann/json.hpp>
 
@@ -127,19 +128,28 @@ std::int64_t last_element(const std::vector<std::int64_t>& shape, const std::vec
   return last;
 }
 
-// The member of a PyTorch archive that holds `relative` (data.pkl, data/0, ...): every member sits
-// in one top-level folder, named after the file when it was saved.
-std::string archive_member(const std::map<std::string, ZipEntry>& entries, const std::string& relative,
-                           const std::string& file) {
-  std::string found;
+// The members of a PyTorch archive by their path below its one top-level folder (named after
+// the file when it was saved): data.pkl, data/0, ... Indexed once, so that finding each tensor's
+// storage does not scan every member. A path found in two folders maps to nothing, and is refused
+// when asked for.
+using ArchiveMembers = std::map<std::string, std::optional<ZipEntry>, std::less<>>;
+
+ArchiveMembers archive_members(const std::map<std::string, ZipEntry>& entries) {
+  ArchiveMembers members;
   for (const auto& [name, entry] : entries) {
     const auto slash = name.find('/');
-    if (slash == std::string::npos || name.compare(slash + 1, std::string::npos, relative) != 0) continue;
-    if (!found.empty()) throw DataError(file, "two members named '" + relative + "' in different folders");
-    found = name;
+    if (slash == std::string::npos) continue;
+    const auto [found, inserted] = members.emplace(name.substr(slash + 1), entry);
+    if (!inserted) found->second.reset();
   }
-  if (found.empty()) throw DataError(file, "no member '" + relative + "': not a PyTorch archive");
-  return found;
+  return members;
+}
+
+const ZipEntry& archive_member(const ArchiveMembers& members, const std::string& relative, const std::string& file) {
+  const auto found = members.find(relative);
+  if (found == members.end()) throw DataError(file, "no member '" + relative + "': not a PyTorch archive");
+  if (!found->second) throw DataError(file, "two members named '" + relative + "' in different folders");
+  return *found->second;
 }
 
 }  // namespace
@@ -262,10 +272,11 @@ void CheckpointTensors::open_torch_file(const std::filesystem::path& path, const
   if (byteorder != entries.end() && text(byteorder->second) != "little") {
     throw DataError(file, "stores its tensors big-endian; only little-endian archives are read");
   }
-  const TorchStateDict state = read_torch_pickle(text(entries.at(archive_member(entries, "data.pkl", file))), file);
+  const ArchiveMembers members = archive_members(entries);
+  const TorchStateDict state = read_torch_pickle(text(archive_member(members, "data.pkl", file)), file, bytes.size());
   for (const auto& tensor : state.tensors) {
     const auto& storage = state.storages.at(tensor.storage);
-    const auto& member = entries.at(archive_member(entries, "data/" + tensor.storage, file));
+    const auto& member = archive_member(members, "data/" + tensor.storage, file);
     const std::uint64_t size = torch_element_bytes(storage.dtype);
     if (member.size % size != 0 || member.size / size != static_cast<std::uint64_t>(storage.elements)) {
       throw DataError(file, "tensor '" + tensor.name + "': storage '" + tensor.storage + "' holds " +

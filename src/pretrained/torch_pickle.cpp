@@ -1,8 +1,10 @@
 #include "claimrag/pretrained/torch_pickle.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <set>
 
@@ -44,31 +46,52 @@ struct Value;
 using ValuePtr = std::shared_ptr<Value>;
 
 struct Value {
+  Value() = default;
+  Value(const Value&) = delete;
+  Value& operator=(const Value&) = delete;
+  // Frees the values this one holds without recursion: a chain of containers linked through the
+  // memo can be far deeper than the depth bound sees, and freeing it recursively would overflow
+  // the C++ stack.
+  ~Value() {
+    std::vector<ValuePtr> pending = std::move(items);
+    while (!pending.empty()) {
+      ValuePtr last = std::move(pending.back());
+      pending.pop_back();
+      if (last.use_count() == 1) {
+        for (auto& item : last->items) pending.push_back(std::move(item));
+        last->items.clear();
+      }
+    }
+  }
+
   Kind kind = Kind::none;
+  bool memoized = false;          // stored in the memo: a value is stored once
+  std::uint32_t depth = 1;        // nesting of tuples, lists and dicts, bounded below
   std::int64_t integer = 0;       // boolean, integer
   std::string text;               // text; a global's dotted name; a storage's key
   std::vector<ValuePtr> items;    // tuple, list; dict as key, value, key, value, ...
   const AllowedGlobal* global = nullptr;
-  TorchTensor tensor;
-  std::size_t depth = 1;          // nesting of tuples, lists and dicts, bounded below
+  std::unique_ptr<TorchTensor> tensor;  // tensor only: most values are not, and stay small
 };
 
-ValuePtr make(Kind kind) {
-  auto value = std::make_shared<Value>();
-  value->kind = kind;
-  return value;
-}
+// What one value costs on the heap: the object, make_shared's control block, the allocator's
+// bookkeeping.
+constexpr std::size_t kValueBytes = sizeof(Value) + 32;
+// A vector grows by doubling, so an element may hold twice its size until the vector is freed.
+constexpr std::size_t kSlotBytes = 2 * sizeof(ValuePtr);
+// A storage's entry in the map of storages, beside its key.
+constexpr std::size_t kStorageBytes = sizeof(TorchStorage) + 64;
 
 // Far above what a state dict needs, low enough that a hostile file cannot exhaust memory.
 constexpr std::size_t kMaxStack = 1U << 20;
-constexpr std::size_t kMaxMemo = 1U << 24;
 // A state dict nests four deep; the bound keeps a hostile nesting from overflowing the C++ stack
 // when the values are freed.
 constexpr std::size_t kMaxDepth = 32;
 
 class Machine {
  public:
-  Machine(std::string_view bytes, const std::string& file) : bytes_(bytes), file_(file) {}
+  Machine(std::string_view bytes, const std::string& file, std::uint64_t file_bytes)
+      : bytes_(bytes), file_(file), file_bytes_(file_bytes), budget_(kTorchPickleMemoryFactor * file_bytes + kTorchPickleMemorySlack) {}
 
   TorchStateDict run() {
     for (;;) {
@@ -105,8 +128,36 @@ class Machine {
     return line;
   }
 
+  // Counts `bytes` of memory against the budget, refusing the file past it.
+  void spend(std::size_t bytes) {
+    spent_ += bytes;
+    if (spent_ > budget_) {
+      fail("the pickle needs more memory than " + std::to_string(kTorchPickleMemoryFactor) + " times the file's " +
+           std::to_string(file_bytes_) + " bytes (at byte " + std::to_string(position_) +
+           " of the pickle); a state dict needs far less");
+    }
+  }
+  ValuePtr make(Kind kind) {
+    spend(kValueBytes);
+    auto value = std::make_shared<Value>();
+    value->kind = kind;
+    return value;
+  }
+  // None, the booleans and the empty tuple are never changed, so one value of each serves them all.
+  ValuePtr shared_constant(ValuePtr& slot, Kind kind, std::int64_t integer) {
+    if (!slot) {
+      slot = make(kind);
+      slot->integer = integer;
+    }
+    return slot;
+  }
+
   void push(ValuePtr value) {
     if (stack_.size() >= kMaxStack) fail("the pickle's stack grows past " + std::to_string(kMaxStack) + " values");
+    if (stack_.size() == stack_high_) {
+      ++stack_high_;
+      spend(kSlotBytes);
+    }
     stack_.push_back(std::move(value));
   }
   ValuePtr pop() {
@@ -127,20 +178,37 @@ class Machine {
     marks_.pop_back();
     return items;
   }
+  // A pickler numbers its memo entries in order, so the memo is a vector; the slots an index past
+  // its end adds are paid for, so that a huge index is refused by the memory bound.
   void memoize(std::size_t index) {
-    if (index >= kMaxMemo) fail("the pickle's memo index " + std::to_string(index) + " is out of range");
+    // Python's pickler memoizes each object once and recalls it after: storing a value under a
+    // second index serves no pickle it writes, and would let a file flood the memo with one value.
+    if (top()->memoized && (index >= memo_.size() || memo_[index] != top())) {
+      fail("the pickle memoizes one value twice (memo index " + std::to_string(index) + "); Python's pickler never does");
+    }
+    top()->memoized = true;
+    if (index >= memo_.size()) {
+      const std::size_t added = index - memo_.size() + 1;
+      if (added > budget_ / kSlotBytes) spend(budget_ + 1);
+      spend(added * kSlotBytes);
+      memo_.resize(index + 1);
+    }
     memo_[index] = top();
   }
   void recall(std::size_t index) {
-    const auto found = memo_.find(index);
-    if (found == memo_.end()) fail("the pickle recalls memo entry " + std::to_string(index) + ", never stored");
-    push(found->second);
+    if (index >= memo_.size() || !memo_[index]) fail("the pickle recalls memo entry " + std::to_string(index) + ", never stored");
+    push(memo_[index]);
   }
   void deepen(Value& container, const std::vector<ValuePtr>& items) const {
     for (const auto& item : items) container.depth = std::max(container.depth, item->depth + 1);
     if (container.depth > kMaxDepth) fail("the pickle nests values more than " + std::to_string(kMaxDepth) + " deep");
   }
   void push_tuple(std::vector<ValuePtr> items) {
+    if (items.empty()) {
+      push(shared_constant(empty_tuple_, Kind::tuple, 0));
+      return;
+    }
+    spend(kSlotBytes * items.size());
     auto tuple = make(Kind::tuple);
     deepen(*tuple, items);
     tuple->items = std::move(items);
@@ -152,23 +220,26 @@ class Machine {
     push(std::move(value));
   }
   void push_text(std::string_view text) {
+    spend(text.size());
     auto value = make(Kind::text);
     value->text = std::string(text);
     push(std::move(value));
   }
-  void push_boolean(bool flag) {
-    auto value = make(Kind::boolean);
-    value->integer = flag ? 1 : 0;
-    push(std::move(value));
-  }
+  void push_boolean(bool flag) { push(shared_constant(flag ? true_ : false_, Kind::boolean, flag ? 1 : 0)); }
 
   void push_global(const std::string& module, const std::string& name) {
-    for (const auto& allowed : kAllowedGlobals) {
+    for (std::size_t index = 0; index < std::size(kAllowedGlobals); ++index) {
+      const AllowedGlobal& allowed = kAllowedGlobals[index];
       if (module == allowed.module && name == allowed.name) {
-        auto value = make(Kind::global);
-        value->text = module + "." + name;
-        value->global = &allowed;
-        push(std::move(value));
+        // A global is never changed: one value per global serves every mention of it.
+        ValuePtr& value = globals_[index];
+        if (!value) {
+          spend(module.size() + name.size() + 1);
+          value = make(Kind::global);
+          value->text = module + "." + name;
+          value->global = &allowed;
+        }
+        push(value);
         return;
       }
     }
@@ -182,6 +253,7 @@ class Machine {
       if (item.get() == &target) fail("the pickle puts a container inside itself");
     }
     deepen(target, items);
+    spend(kSlotBytes * items.size());
     if (target.kind == Kind::list) {
       target.items.insert(target.items.end(), items.begin(), items.end());
       return;
@@ -218,6 +290,10 @@ class Machine {
       case 'j': recall(read_little<std::uint32_t>()); return;             // LONG_BINGET
       case '(':  // MARK
         if (marks_.size() >= kMaxStack) fail("too many nested MARKs");
+        if (marks_.size() == marks_high_) {
+          ++marks_high_;
+          spend(2 * sizeof(std::size_t));
+        }
         marks_.push_back(stack_.size());
         return;
       case ')': push_tuple({}); return;  // EMPTY_TUPLE
@@ -249,7 +325,11 @@ class Machine {
       case 'X': push_text(read(read_little<std::uint32_t>())); return;         // BINUNICODE
       case 0x8c: push_text(read(static_cast<unsigned char>(read(1)[0]))); return;  // SHORT_BINUNICODE
       case 'J': push_integer(read_little<std::int32_t>()); return;              // BININT
-      case 'K': push_integer(static_cast<unsigned char>(read(1)[0])); return;   // BININT1
+      case 'K': {  // BININT1: offsets, sizes and strides of a state dict, mostly; one value each
+        const auto number = static_cast<unsigned char>(read(1)[0]);
+        push(shared_constant(small_integers_[number], Kind::integer, number));
+        return;
+      }
       case 'M': push_integer(read_little<std::uint16_t>()); return;             // BININT2
       case 0x8a: {  // LONG1
         const auto count = static_cast<unsigned char>(read(1)[0]);
@@ -263,7 +343,7 @@ class Machine {
       }
       case 0x88: push_boolean(true); return;   // NEWTRUE
       case 0x89: push_boolean(false); return;  // NEWFALSE
-      case 'N': push(make(Kind::none)); return;  // NONE
+      case 'N': push(shared_constant(none_, Kind::none, 0)); return;  // NONE
       case 'Q': push(storage(*pop())); return;  // BINPERSID
       case 'R': {  // REDUCE
         auto arguments = pop();
@@ -294,6 +374,7 @@ class Machine {
     if (!shaped) fail("a persistent id that is not a storage of a known type");
     const std::string& key = id.items[2]->text;
     const TorchStorage record{id.items[1]->global->dtype, id.items[4]->integer};
+    spend(2 * key.size() + kStorageBytes);
     const auto [found, inserted] = storages_.emplace(key, record);
     if (!inserted && (found->second.dtype != record.dtype || found->second.elements != record.elements)) {
       fail("storage '" + key + "' is named with two types or lengths");
@@ -327,16 +408,24 @@ class Machine {
           fail("torch._utils._rebuild_tensor_v2 is called with arguments torch never writes");
         }
         auto tensor = make(Kind::tensor);
-        tensor->tensor.storage = args[0]->text;
-        tensor->tensor.storage_offset = args[1]->integer;
-        tensor->tensor.shape = sizes(*args[2], "size");
-        tensor->tensor.strides = sizes(*args[3], "stride");
-        if (tensor->tensor.shape.size() != tensor->tensor.strides.size()) fail("a tensor's size and stride differ in length");
+        spend(sizeof(TorchTensor) + 2 * args[0]->text.size() + 2 * sizeof(std::int64_t) * (args[2]->items.size() + args[3]->items.size()));
+        tensor->tensor = std::make_unique<TorchTensor>();
+        tensor->tensor->storage = args[0]->text;
+        tensor->tensor->storage_offset = args[1]->integer;
+        tensor->tensor->shape = sizes(*args[2], "size");
+        tensor->tensor->strides = sizes(*args[3], "stride");
+        if (tensor->tensor->shape.size() != tensor->tensor->strides.size()) fail("a tensor's size and stride differ in length");
         return tensor;
       }
       case Callable::rebuild_parameter:
         if (args.size() != 3 || args[0]->kind != Kind::tensor) fail("torch._utils._rebuild_parameter is called with arguments torch never writes");
-        return args[0];
+        {
+          // A new value, as the parameter is a new object for the pickler: it memoizes both.
+          auto parameter = make(Kind::tensor);
+          spend(sizeof(TorchTensor));
+          parameter->tensor = std::make_unique<TorchTensor>(*args[0]->tensor);
+          return parameter;
+        }
       case Callable::storage_type: break;
     }
     fail("the pickle calls " + callable.text + ", which is not callable here");
@@ -352,7 +441,7 @@ class Machine {
       if (key.kind != Kind::text) fail("a key of the state dict is not a string");
       if (value.kind != Kind::tensor) fail("entry '" + key.text + "' of the state dict is not a tensor");
       if (!names.insert(key.text).second) fail("tensor '" + key.text + "' is stored twice");
-      TorchTensor tensor = value.tensor;
+      TorchTensor tensor = *value.tensor;
       tensor.name = key.text;
       dict.tensors.push_back(std::move(tensor));
     }
@@ -362,11 +451,19 @@ class Machine {
 
   std::string_view bytes_;
   const std::string& file_;
+  std::uint64_t file_bytes_;
   std::size_t position_ = 0;
   std::vector<ValuePtr> stack_;
   std::vector<std::size_t> marks_;
-  std::map<std::size_t, ValuePtr> memo_;
+  std::vector<ValuePtr> memo_;
   std::map<std::string, TorchStorage> storages_;
+  ValuePtr none_, true_, false_, empty_tuple_;
+  std::array<ValuePtr, std::size(kAllowedGlobals)> globals_;
+  std::array<ValuePtr, 256> small_integers_;
+  std::size_t budget_;
+  std::size_t spent_ = 0;
+  std::size_t stack_high_ = 0;  // the stack's highest size yet, each slot counted once
+  std::size_t marks_high_ = 0;
 };
 
 }  // namespace
@@ -379,6 +476,8 @@ std::uint64_t torch_element_bytes(const std::string& dtype) {
   return 0;
 }
 
-TorchStateDict read_torch_pickle(std::string_view bytes, const std::string& file) { return Machine(bytes, file).run(); }
+TorchStateDict read_torch_pickle(std::string_view bytes, const std::string& file, std::uint64_t file_bytes) {
+  return Machine(bytes, file, std::max<std::uint64_t>(file_bytes, bytes.size())).run();
+}
 
 }  // namespace claimrag::pretrained

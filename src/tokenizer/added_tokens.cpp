@@ -7,7 +7,17 @@
 namespace claimrag::tokenizer {
 
 AddedTokenMatcher::AddedTokenMatcher(std::vector<AddedToken> tokens, std::vector<std::u32string> patterns)
-    : tokens_(std::move(tokens)), patterns_(std::move(patterns)) {}
+    : tokens_(std::move(tokens)) {
+  std::vector<std::u32string_view> keys;
+  std::vector<std::int32_t> indices;
+  for (std::size_t t = 0; t < patterns.size(); ++t) {
+    if (patterns[t].empty()) continue;
+    keys.emplace_back(patterns[t]);
+    indices.push_back(static_cast<std::int32_t>(t));
+    longest_ = std::max(longest_, patterns[t].size());
+  }
+  patterns_ = PrefixTrie<char32_t>(keys, indices);
+}
 
 std::vector<TextPiece> AddedTokenMatcher::split(const std::u32string& text) const {
   if (text.empty()) return {TextPiece{}};
@@ -15,20 +25,17 @@ std::vector<TextPiece> AddedTokenMatcher::split(const std::u32string& text) cons
   std::size_t piece_start = 0;  // where the text not yet given to a piece starts
   std::size_t search = 0;       // where the next match may start (after the last match, whatever was taken)
   while (search < text.size()) {
-    // Leftmost-longest: the first position where any pattern matches, the longest pattern there.
+    // Leftmost-longest: the first position where any pattern matches, the longest pattern there
+    // (of two equal patterns, the first token), found by one walk of the trie per position.
     std::size_t match_at = text.size();
     std::size_t match_length = 0;
     std::size_t match_token = 0;
     for (std::size_t at = search; at < text.size() && match_length == 0; ++at) {
-      for (std::size_t t = 0; t < patterns_.size(); ++t) {
-        const std::u32string& pattern = patterns_[t];
-        if (pattern.empty() || pattern.size() <= match_length || at + pattern.size() > text.size()) continue;
-        if (text.compare(at, pattern.size(), pattern) == 0) {
-          match_at = at;
-          match_length = pattern.size();
-          match_token = t;
-        }
-      }
+      patterns_.walk(std::u32string_view(text).substr(at), longest_, [&](std::size_t length, std::int32_t token) {
+        match_at = at;
+        match_length = length;
+        match_token = static_cast<std::size_t>(token);
+      });
     }
     if (match_length == 0) break;
     search = match_at + match_length;

@@ -4,6 +4,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/tokenizer/unicode.hpp"
+#include "claimrag/tokenizer/visible_text.hpp"
 
 namespace claimrag::tokenizer {
 
@@ -54,12 +55,14 @@ std::vector<std::int32_t> PipelineTokenizer::encode_text(std::string_view text, 
 
 Encoding PipelineTokenizer::encode(std::string_view text, std::optional<std::string_view> text_pair,
                                    std::size_t max_length) const {
-  std::vector<std::int32_t> first = encode_text(text, "text");
+  // What lies beyond the characters the model can see is never tokenised.
+  const TruncationSide side = parts_.truncation_side;
+  std::vector<std::int32_t> first = encode_text(visible_text(text, max_length, side, "text"), "text");
   // An empty second text is an empty segment (`[CLS] A [SEP] [SEP]`), as the slow classes encode
   // it and the fast ones do for a batch of pairs (a cross-encoder's call); only a fast
   // tokenizer's single-pair call, `tokenizer(a, "")`, drops it.
   std::optional<std::vector<std::int32_t>> second;
-  if (text_pair) second = encode_text(*text_pair, "text pair");
+  if (text_pair) second = encode_text(visible_text(*text_pair, max_length, side, "text pair"), "text pair");
   return parts_.pair_template.fit_and_apply(std::move(first), std::move(second), max_length, parts_.pair_truncation,
                                             parts_.truncation_side);
 }

@@ -4,6 +4,7 @@
 #include <unicode/locid.h>
 #include <unicode/unistr.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "claimrag/error.hpp"
@@ -84,6 +85,17 @@ PrecompiledCharsmap::PrecompiledCharsmap(std::string_view blob, std::string sour
     trie_[u] = value;
   }
   replacements_ = std::string(blob.substr(4 + trie_bytes));
+  // A rule's replacement runs from its offset to the next NUL: the longest run between NULs bounds
+  // every replacement, and with it how much longer normalisation can make a text.
+  std::size_t run_start = 0;
+  while (run_start <= replacements_.size()) {
+    const std::size_t end = std::min(replacements_.find('\0', run_start), replacements_.size());
+    if (end - run_start > kCharsmapLongestReplacement) {
+      broken("a replacement of " + std::to_string(end - run_start) + " bytes (at byte " + std::to_string(run_start) +
+             " of the replacements) is longer than the " + std::to_string(kCharsmapLongestReplacement) + " bytes allowed");
+    }
+    run_start = end + 1;
+  }
 }
 
 std::uint32_t PrecompiledCharsmap::unit(std::size_t index) const {

@@ -4,6 +4,7 @@
 #include "claimrag/io/input_file.hpp"
 #include "claimrag/tokenizer/pipeline.hpp"
 #include "claimrag/tokenizer/unicode.hpp"
+#include "claimrag/tokenizer/visible_text.hpp"
 
 namespace claimrag::tokenizer {
 
@@ -39,10 +40,11 @@ std::vector<std::int32_t> SentencePieceClassTokenizer::encode_text(std::string_v
 
 Encoding SentencePieceClassTokenizer::encode(std::string_view text, std::optional<std::string_view> text_pair,
                                              std::size_t max_length) const {
-  std::vector<std::int32_t> first = encode_text(text, "text");
+  // What lies beyond the characters the model can see is never tokenised.
+  std::vector<std::int32_t> first = encode_text(visible_text(text, max_length, truncation_side_, "text"), "text");
   // The Python classes keep an empty second text as an empty segment.
   std::optional<std::vector<std::int32_t>> second;
-  if (text_pair) second = encode_text(*text_pair, "text pair");
+  if (text_pair) second = encode_text(visible_text(*text_pair, max_length, truncation_side_, "text pair"), "text pair");
   return template_.fit_and_apply(std::move(first), std::move(second), max_length, PairTruncation::slow, truncation_side_);
 }
 

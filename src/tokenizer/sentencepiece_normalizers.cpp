@@ -32,7 +32,7 @@ struct ReplaceNormalizer::Compiled {
 
 ReplaceNormalizer::ReplaceNormalizer(const std::string& pattern, bool is_regex, const std::string& content,
                                      const std::string& source)
-    : content_(unicode::decode_utf8(content, source + ": Replace content")) {
+    : content_(unicode::decode_utf8(content, source + ": Replace content")), source_(source) {
   if (pattern.empty()) throw DataError(source, "a Replace normalizer has an empty pattern");
   const std::u32string decoded = unicode::decode_utf8(pattern, source + ": Replace pattern");
   if (!is_regex) {
@@ -66,6 +66,11 @@ std::u32string ReplaceNormalizer::apply(const std::u32string& text) const {
   const icu::UnicodeString input = to_icu(text);
   std::unique_ptr<icu::RegexMatcher> matcher(regex_->pattern->matcher(input, status));
   if (U_FAILURE(status)) throw InternalError(std::string("ICU regex matcher: ") + u_errorName(status));
+  // A pattern such as (a+)+$ backtracks exponentially in the text's length: each search is
+  // bounded in steps and in backtracking memory, and a pattern that needs more is refused.
+  matcher->setTimeLimit(kReplaceRegexTimeLimit, status);
+  matcher->setStackLimit(kReplaceRegexStackBytes, status);
+  if (U_FAILURE(status)) throw InternalError(std::string("ICU regex limits: ") + u_errorName(status));
   // Literal replacement: content is not a replacement template (no $1 or backslashes read).
   icu::UnicodeString out;
   std::int32_t copied = 0;
@@ -75,6 +80,13 @@ std::u32string ReplaceNormalizer::apply(const std::u32string& text) const {
     out.append(input, copied, start - copied);
     out.append(to_icu(content_));
     copied = end;
+  }
+  if (status == U_REGEX_TIME_OUT || status == U_REGEX_STACK_OVERFLOW) {
+    throw DataError(source_, "the Replace normalizer's pattern needs more than " +
+                                 (status == U_REGEX_TIME_OUT ? std::to_string(kReplaceRegexTimeLimit) + " steps of ICU's regex engine"
+                                                             : std::to_string(kReplaceRegexStackBytes) + " bytes of backtracking") +
+                                 " on a text of " + std::to_string(text.size()) +
+                                 " characters (a pattern that backtracks without bound, such as (a+)+$)");
   }
   if (U_FAILURE(status)) throw InternalError(std::string("ICU regex search: ") + u_errorName(status));
   out.append(input, copied, input.length() - copied);

@@ -41,14 +41,16 @@ std::u32string from_utf16(const char16_t* text, std::size_t length) {
 
 }  // namespace
 
-std::u32string decode_utf8(std::string_view text, std::string_view what) {
-  std::u32string out;
-  out.reserve(text.size());
+namespace {
+
+// Calls `each(code_point)` for every character of `text`, refusing invalid UTF-8.
+template <typename Each>
+void decode_each(std::string_view text, std::string_view what, Each&& each) {
   std::size_t i = 0;
   while (i < text.size()) {
     const auto lead = static_cast<unsigned char>(text[i]);
     if (lead < 0x80) {
-      out.push_back(lead);
+      each(static_cast<char32_t>(lead));
       ++i;
       continue;
     }
@@ -71,10 +73,22 @@ std::u32string decode_utf8(std::string_view text, std::string_view what) {
       c = (c << 6) | (next & 0x3Fu);
     }
     if (c < minimum || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) invalid(what, i);
-    out.push_back(c);
+    each(c);
     i += length;
   }
+}
+
+}  // namespace
+
+std::u32string decode_utf8(std::string_view text, std::string_view what) {
+  std::u32string out;
+  out.reserve(text.size());
+  decode_each(text, what, [&](char32_t c) { out.push_back(c); });
   return out;
+}
+
+void check_utf8(std::string_view text, std::string_view what) {
+  decode_each(text, what, [](char32_t) {});
 }
 
 void append_utf8(std::string& out, char32_t c) {

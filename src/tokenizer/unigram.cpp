@@ -37,12 +37,18 @@ Unigram::Unigram(std::vector<std::pair<std::string, double>> pieces, std::option
                                 std::to_string(pieces.size()) + " pieces");
   double lowest = std::numeric_limits<double>::infinity();
   scores_.reserve(pieces.size());
+  std::vector<std::string_view> keys;
+  std::vector<std::int32_t> ids;
+  keys.reserve(pieces.size());
+  ids.reserve(pieces.size());
   for (const auto& [piece, score] : pieces) {
     scores_.push_back(score);
     lowest = std::min(lowest, score);
-    longest_piece_ = std::max(longest_piece_, piece.size());
+    keys.emplace_back(piece);
+    ids.push_back(*token_to_id(piece));
   }
   unk_score_ = lowest - kUnknownPenalty;
+  pieces_ = PrefixTrie<char>(keys, ids);
 }
 
 std::vector<std::string> Unigram::segment(const std::string& text) const {
@@ -62,14 +68,12 @@ std::vector<std::string> Unigram::segment(const std::string& text) const {
     const double so_far = best[start].score;
     const std::size_t character = std::min(utf8_length(static_cast<unsigned char>(text[start])), text.size() - start);
     bool whole_character = false;
-    // Every piece starting here, shortest first (the order the reference's trie gives).
-    const std::size_t longest = std::min(longest_piece_, text.size() - start);
-    for (std::size_t length = 1; length <= longest; ++length) {
-      const auto id = token_to_id(std::string_view(text).substr(start, length));
-      if (!id) continue;
-      offer(start, start + length, so_far + scores_[static_cast<std::size_t>(*id)], *id);
+    // Every piece starting here, shortest first (the order the reference's trie gives), in one
+    // walk of the trie that stops where no piece continues, and at kUnigramLongestPiece bytes.
+    pieces_.walk(std::string_view(text).substr(start), kUnigramLongestPiece, [&](std::size_t length, std::int32_t id) {
+      offer(start, start + length, so_far + scores_[static_cast<std::size_t>(id)], id);
       if (length == character) whole_character = true;
-    }
+    });
     if (!whole_character) {
       if (!unk_id_)
         throw DataError(source_, "the text has a character the Unigram vocabulary lacks, and the model has no unk_id");
@@ -77,22 +81,22 @@ std::vector<std::string> Unigram::segment(const std::string& text) const {
     }
     start += character;
   }
+  // The path read backwards; a run of unknown characters is one piece, cut out once it is whole.
   std::vector<std::string> pieces;
-  std::string unknown_run;  // built backwards, piece by piece
+  std::optional<std::size_t> unknown_end;  // where the unknown run being read backwards ends
   for (std::size_t end = text.size(); end > 0;) {
     const Best& node = best[end];
     const std::size_t start = *node.start;
-    std::string piece = text.substr(start, end - start);
     if (unk_id_ && node.id == *unk_id_) {
-      unknown_run.insert(0, piece);
+      if (!unknown_end) unknown_end = end;
     } else {
-      if (!unknown_run.empty()) pieces.push_back(std::move(unknown_run));
-      unknown_run.clear();
-      pieces.push_back(std::move(piece));
+      if (unknown_end) pieces.push_back(text.substr(end, *unknown_end - end));
+      unknown_end.reset();
+      pieces.push_back(text.substr(start, end - start));
     }
     end = start;
   }
-  if (!unknown_run.empty()) pieces.push_back(std::move(unknown_run));
+  if (unknown_end) pieces.push_back(text.substr(0, *unknown_end));
   std::reverse(pieces.begin(), pieces.end());
   return pieces;
 }

@@ -5,10 +5,13 @@
 // `single_word` token only between non-word characters; `lstrip` / `rstrip` take the whitespace
 // beside the token into it.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "claimrag/tokenizer/prefix_trie.hpp"
 
 namespace claimrag::tokenizer {
 
@@ -41,7 +44,8 @@ class AddedTokenMatcher {
 
  private:
   std::vector<AddedToken> tokens_;
-  std::vector<std::u32string> patterns_;
+  PrefixTrie<char32_t> patterns_;  // each non-empty pattern to its token's index
+  std::size_t longest_ = 0;        // the longest pattern's length
 };
 
 }  // namespace claimrag::tokenizer

@@ -4,6 +4,7 @@
 // double-array trie, the trie's 32-bit units, then the replacement strings, each ended by a NUL.
 // The trie maps a UTF-8 byte string to the offset of its replacement.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,9 +14,15 @@
 
 namespace claimrag::tokenizer {
 
+/// The longest replacement a rule may have, in bytes. SentencePiece's own maps replace a character
+/// by at most a few dozen bytes (U+FDFA, 33); the bound keeps one rule from turning a short text
+/// into megabytes.
+inline constexpr std::size_t kCharsmapLongestReplacement = 256;
+
 class PrecompiledCharsmap {
  public:
-  /// Parses `blob` (the decoded bytes). DataError naming `source` when the sizes do not fit.
+  /// Parses `blob` (the decoded bytes). DataError naming `source` when the sizes do not fit or a
+  /// replacement is longer than kCharsmapLongestReplacement bytes.
   PrecompiledCharsmap(std::string_view blob, std::string source);
 
   /// Every rule whose key is a prefix of `bytes`, shortest first: (key length, replacement). The

@@ -3,6 +3,7 @@
 // bge-m3, multilingual-e5 ...): Precompiled (the model's own character map), Replace (a literal
 // string or a regular expression, every non-overlapping match) and Strip (whitespace at either end).
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -21,7 +22,14 @@ class PrecompiledNormalizer final : public NormalizationRule {
   std::shared_ptr<const PrecompiledCharsmap> charsmap_;
 };
 
-/// Replace: each leftmost non-overlapping match of `pattern` becomes `content`.
+/// The bound on one search of a Replace normalizer's regular expression, in the units of ICU's
+/// RegexMatcher::setTimeLimit (steps of its engine, of the order of a millisecond each).
+inline constexpr std::int32_t kReplaceRegexTimeLimit = 200;
+/// The bound on the memory one search may use for backtracking, in bytes.
+inline constexpr std::int32_t kReplaceRegexStackBytes = 1 << 20;
+
+/// Replace: each leftmost non-overlapping match of `pattern` becomes `content`. A search that
+/// passes the bounds above is a DataError naming the tokenizer file.
 class ReplaceNormalizer final : public NormalizationRule {
  public:
   /// `is_regex`: `pattern` is a regular expression (ICU syntax, which agrees with the reference's
@@ -35,6 +43,7 @@ class ReplaceNormalizer final : public NormalizationRule {
   struct Compiled;
   std::u32string literal_;
   std::u32string content_;
+  std::string source_;
   std::unique_ptr<Compiled> regex_;
 };
 

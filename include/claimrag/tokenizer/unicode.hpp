@@ -15,6 +15,8 @@ namespace claimrag::tokenizer::unicode {
 /// The code points of `text`. DataError "<what>: invalid UTF-8 at byte N" for an overlong form, a
 /// surrogate, a code point beyond U+10FFFF, a stray continuation byte or a truncated sequence.
 std::u32string decode_utf8(std::string_view text, std::string_view what = "text");
+/// The errors of decode_utf8, without decoding.
+void check_utf8(std::string_view text, std::string_view what = "text");
 /// `code_points` as UTF-8.
 std::string encode_utf8(std::u32string_view code_points);
 /// Appends one code point as UTF-8.

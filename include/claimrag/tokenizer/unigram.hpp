@@ -2,7 +2,8 @@
 // The Unigram model of SentencePiece as the tokenizers library runs it: a word is cut into the
 // pieces whose scores (log probabilities) sum highest (Viterbi over UTF-8 positions). A character
 // no piece starts with is the unknown token at the lowest score less 10; consecutive unknown
-// characters are fused into one unknown token; with byte_fallback, an unknown run is written as
+// characters are fused into one unknown token; pieces longer than kUnigramLongestPiece bytes are
+// never cut out of a text; with byte_fallback, an unknown run is written as
 // its bytes' <0xXX> pieces when the vocabulary holds all of them.
 
 #include <optional>
@@ -11,8 +12,14 @@
 #include <vector>
 
 #include "claimrag/tokenizer/model.hpp"
+#include "claimrag/tokenizer/prefix_trie.hpp"
 
 namespace claimrag::tokenizer {
+
+/// The longest piece, in bytes, that segmentation cuts out of a text: a piece longer than this is
+/// never matched. The reference's trainers write pieces of at most 16 characters (64 bytes); the
+/// bound keeps a vocabulary with a huge piece from making segmentation quadratic in the word.
+inline constexpr std::size_t kUnigramLongestPiece = 256;
 
 class Unigram final : public SubwordModel {
  public:
@@ -31,7 +38,7 @@ class Unigram final : public SubwordModel {
   std::optional<std::int32_t> unk_id_;
   bool byte_fallback_;
   double unk_score_ = 0.0;
-  std::size_t longest_piece_ = 0;  // in bytes
+  PrefixTrie<char> pieces_;  // the vocabulary by bytes, for the lattice
   std::string source_;
 };
 

@@ -1,0 +1,169 @@
+// Tokenizer files and texts built to make tokenising cost more than the text: a Unigram piece of
+// 64 KiB, a long run of unknown characters, a backtracking Replace pattern, a character map that
+// expands one letter to kilobytes, thousands of added tokens, a one-word line of megabytes. Each
+// is bounded in time (asserted on sizes the unbounded code took seconds or minutes on) and gives
+// the same pieces as before.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "claimrag/error.hpp"
+#include "claimrag/tokenizer/added_tokens.hpp"
+#include "claimrag/tokenizer/precompiled_charsmap.hpp"
+#include "claimrag/tokenizer/sentencepiece_normalizers.hpp"
+#include "claimrag/tokenizer/tokenizer.hpp"
+#include "claimrag/tokenizer/unigram.hpp"
+#include "claimrag/tokenizer/visible_text.hpp"
+
+namespace claimrag::tokenizer {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Seconds taken by `work`.
+template <typename Work>
+double seconds_of_hostile_work(Work&& work) {
+  const auto started = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+fs::path hostile_tokenizer_fixture(const std::string& name) {
+  return fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/tokenizers" / name;
+}
+
+TEST(TokenizerHostileFiles, AHugeUnigramPieceDoesNotMakeSegmentationCubic) {
+  const Unigram model({{"<unk>", 0.0}, {"a", -1.0}, {"b", -2.0}, {std::string(65536, 'a'), -3.0}}, 0, false, "huge/tokenizer.json");
+  std::vector<std::string> pieces;
+  const double seconds = seconds_of_hostile_work([&] { pieces = model.segment(std::string(8000, 'a')); });
+  EXPECT_EQ(pieces, std::vector<std::string>(8000, "a"));
+  EXPECT_LT(seconds, 1.0);  // 22 s when every length up to the longest piece was hashed at every position
+}
+
+TEST(TokenizerHostileFiles, ARunOfUnknownCharactersIsJoinedOnce) {
+  const Unigram model({{"<unk>", 0.0}, {"a", -1.0}}, 0, false, "unknown/tokenizer.json");
+  std::vector<std::string> pieces;
+  const double seconds = seconds_of_hostile_work([&] { pieces = model.segment("a" + std::string(400'000, 'b') + "ab"); });
+  EXPECT_EQ(pieces, (std::vector<std::string>{"a", std::string(400'000, 'b'), "a", "b"}));
+  EXPECT_LT(seconds, 1.0);  // 6 s when the run was built by prepending each character
+}
+
+TEST(TokenizerHostileFiles, ABacktrackingReplacePatternIsRefusedNamingTheFile) {
+  const ReplaceNormalizer normalizer("(a+)+$", true, "x", "regex/tokenizer.json");
+  EXPECT_EQ(normalizer.apply(U"baab"), U"baab");
+  EXPECT_EQ(normalizer.apply(U"baa"), U"bx");
+  std::string message;
+  const double seconds = seconds_of_hostile_work([&] {
+    try {
+      (void)normalizer.apply(std::u32string(28, U'a') + U"!");
+    } catch (const DataError& error) {
+      message = error.what();
+    }
+  });
+  EXPECT_NE(message.find("regex/tokenizer.json: "), std::string::npos) << message;
+  EXPECT_NE(message.find("steps of ICU's regex engine"), std::string::npos) << message;
+  EXPECT_LT(seconds, 5.0);  // 24 characters took 2.1 s unbounded, each more one doubles it
+}
+
+// A character map holding one rule, `a` -> `replacement`: a Darts-clone trie of 256 units whose
+// root (unit 0) links to unit 1 ^ 'a', that unit to its leaf, the leaf to replacement offset 0.
+std::string one_rule_charsmap(const std::string& replacement) {
+  std::vector<std::uint32_t> units(256, 0);
+  units[0] = 1U << 10;
+  units[1U ^ 'a'] = (1U << 10) | (1U << 8) | 'a';
+  units[(1U ^ 'a') ^ 1U] = 1U << 31;
+  std::string blob;
+  const auto put = [&](std::uint32_t value) {
+    for (int i = 0; i < 4; ++i) blob.push_back(static_cast<char>((value >> (8 * i)) & 0xFFU));
+  };
+  put(static_cast<std::uint32_t>(units.size() * 4));
+  for (const std::uint32_t unit : units) put(unit);
+  blob += replacement;
+  blob.push_back('\0');
+  return blob;
+}
+
+TEST(TokenizerHostileFiles, ACharsmapRuleExpandingPastItsBoundIsRefused) {
+  const PrecompiledCharsmap fitting(one_rule_charsmap("bc"), "fitting/tokenizer.json");
+  EXPECT_EQ(fitting.normalize_like_tokenizers(U"xay"), U"xbcy");
+  std::string message;
+  try {
+    const PrecompiledCharsmap expanding(one_rule_charsmap(std::string(kCharsmapLongestReplacement + 1, 'b')), "expanding/tokenizer.json");
+    (void)expanding.normalize_like_tokenizers(U"a");
+  } catch (const DataError& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find("expanding/tokenizer.json: "), std::string::npos) << message;
+  EXPECT_NE(message.find("a replacement of " + std::to_string(kCharsmapLongestReplacement + 1) + " bytes"), std::string::npos)
+      << message;
+}
+
+TEST(TokenizerHostileFiles, ThousandsOfAddedTokensAreMatchedInOnePass) {
+  std::vector<AddedToken> tokens;
+  std::vector<std::u32string> patterns;
+  for (std::int32_t i = 0; i < 20'000; ++i) {
+    AddedToken token;
+    token.content = "<tok" + std::to_string(i) + ">";
+    token.id = 1000 + i;
+    tokens.push_back(token);
+    patterns.emplace_back(token.content.begin(), token.content.end());
+  }
+  const AddedTokenMatcher matcher(tokens, patterns);
+  const std::u32string filler(200'000, U'x');
+  const std::u32string text = filler + U"<tok19999>" + filler + U"<tok7>";
+  std::vector<TextPiece> pieces;
+  const double seconds = seconds_of_hostile_work([&] { pieces = matcher.split(text); });
+  ASSERT_EQ(pieces.size(), 4U);
+  EXPECT_EQ(pieces[0].text, filler);
+  EXPECT_EQ(pieces[1].id, 1000 + 19999);
+  EXPECT_EQ(pieces[3].id, 1007);
+  EXPECT_LT(seconds, 1.0);  // 17 s for 400 KB when every token was compared at every position
+}
+
+TEST(TokenizerHostileFiles, AddedTokensKeepLeftmostLongestAndTheFirstOfTwoEqualOnes) {
+  std::vector<AddedToken> tokens(4);
+  const std::vector<std::u32string> patterns{U"ab", U"abc", U"abc", U""};
+  for (std::size_t i = 0; i < tokens.size(); ++i) tokens[i].id = static_cast<std::int32_t>(i);
+  const AddedTokenMatcher matcher(tokens, patterns);
+  const auto pieces = matcher.split(U"xabcab");
+  ASSERT_EQ(pieces.size(), 3U);
+  EXPECT_EQ(pieces[0].text, U"x");
+  EXPECT_EQ(pieces[1].id, 1);
+  EXPECT_EQ(pieces[2].id, 0);
+}
+
+TEST(TokenizerHostileFiles, OnlyWhatTheModelCanSeeIsTokenized) {
+  EXPECT_EQ(visible_text("abcdef", 0, TruncationSide::right, "text"), "abcdef");
+  const std::string long_text = std::string(kVisibleCharactersPerToken * 2, 'a') + "\xC3\xA9" + std::string(10, 'b');
+  EXPECT_EQ(visible_text(long_text, 2, TruncationSide::right, "text"), std::string(kVisibleCharactersPerToken * 2, 'a'));
+  EXPECT_EQ(visible_text("\xC3\xA9" + long_text, 2, TruncationSide::left, "text").substr(0, 2), "aa");
+  // Invalid UTF-8 past the cut is still refused, as when the text was decoded whole.
+  EXPECT_THROW((void)visible_text(long_text + "\xFF", 2, TruncationSide::right, "text"), DataError);
+
+  // A 16 MiB one-word line, through a Unigram tokenizer.json and through libsentencepiece (a run
+  // of combining marks, quadratic there): the ids are those of the line cut well past what fits.
+  const auto check = [](const std::string& folder, const std::string& model_type, const std::string& unit, std::size_t repeats,
+                        std::size_t ids) {
+    const auto tokenizer = load_tokenizer(hostile_tokenizer_fixture(folder), model_type);
+    std::string line;
+    line.reserve(unit.size() * repeats);
+    for (std::size_t i = 0; i < repeats; ++i) line += unit;
+    Encoding whole;
+    const double seconds = seconds_of_hostile_work([&] { whole = tokenizer->encode(line, std::nullopt, 128); });
+    const Encoding shorter = tokenizer->encode(line.substr(0, unit.size() * 1024), std::nullopt, 128);
+    EXPECT_EQ(whole.input_ids, shorter.input_ids) << folder;
+    EXPECT_EQ(whole.input_ids.size(), ids) << folder;
+    EXPECT_LT(seconds, 3.0) << folder;
+  };
+  check("xlm-roberta-tokenizer-json", "xlm-roberta", "claimrag", (std::size_t{16} << 20) / 8, 128);
+  // The marks are one unknown piece: [CLS], the letter, [UNK], [SEP].
+  check("deberta-v3-spm", "deberta-v2", "a\xCC\x81", std::size_t{1} << 20, 4);
+}
+
+}  // namespace
+}  // namespace claimrag::tokenizer
