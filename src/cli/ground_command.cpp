@@ -3,7 +3,7 @@
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/served/served_options.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
@@ -80,8 +80,8 @@ void add_ground_command(CLI::App& root) {
     // exchanges of every endpoint the command reached (served/recording.hpp).
     const auto served = resolve_served(options->judge.served, generates || is_served_verifier(request.verifier), options->out);
     if (generates) {
-      const auto spec = verification::parse_verifier_spec(options->generate);
-      if (spec.kind != verification::VerifierKind::llm) throw UsageError("--generate takes llm:URL (an OpenAI-compatible chat endpoint)");
+      const auto spec = experiment::parse_verifier_spec(options->generate);
+      if (spec.kind != "llm") throw UsageError("--generate takes llm:URL (an OpenAI-compatible chat endpoint)");
       if (options->judge.served.llm_model.empty()) throw UsageError("--generate needs --llm-model NAME (the model the endpoint serves)");
       auto endpoint = served;
       endpoint.endpoint.url = spec.location;

@@ -14,7 +14,7 @@
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/output_plan.hpp"
 #include "claimrag/pretrained/precision.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 
 namespace claimrag::cli {
 
@@ -95,14 +95,14 @@ inline CLI::Option* add_precision_option(CLI::App& command) {
 }
 
 /// --verifier SPEC on every subcommand that verifies: builtin, checkpoint:DIR, llm:URL or tei:URL
-/// (verification/verifier_spec.hpp). Checked when parsed, so a bad SPEC stops before any work.
+/// (experiment/verification/verifier_backend.hpp). Checked when parsed, so a bad SPEC stops before any work.
 inline CLI::Option* add_verifier_option(CLI::App& command, std::string& spec) {
   return command
       .add_option("--verifier", spec,
                   "Verifier: builtin (default), checkpoint:DIR (Hugging Face NLI model on disk), llm:URL, tei:URL")
       ->check([](const std::string& text) {
         try {
-          (void)verification::parse_verifier_spec(text);
+          (void)experiment::parse_verifier_spec(text);
           return std::string();
         } catch (const std::exception& error) {
           return std::string(error.what());

@@ -3,7 +3,7 @@
 #include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/served/served_options.hpp"
 #include "claimrag/sufficiency/command.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
@@ -27,8 +27,8 @@ struct SufficiencyFlags {
 
 /// --judge llm:URL: the judge's transport, recorded beside --out by default.
 void set_judge(SufficiencyFlags& flags) {
-  const auto spec = verification::parse_verifier_spec(flags.judge_spec);
-  if (spec.kind != verification::VerifierKind::llm) throw UsageError("sufficiency: --judge takes llm:URL (an OpenAI-compatible chat endpoint)");
+  const auto spec = experiment::parse_verifier_spec(flags.judge_spec);
+  if (spec.kind != "llm") throw UsageError("sufficiency: --judge takes llm:URL (an OpenAI-compatible chat endpoint)");
   if (!flags.judge.prompt.empty()) throw UsageError("sufficiency: --prompt is the LLM verifier's; the judge's prompt is --judge-prompt");
   served::ServedOptions options = flags.judge_served;
   options.endpoint.url = spec.location;

@@ -13,7 +13,7 @@
 #include "claimrag/io/strict_json.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
 #include "claimrag/verification/label_features.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -180,7 +180,7 @@ void read_checkpoint_verification(io::StrictObject object, CheckpointVerificatio
   object.read("threshold_grid", checkpoint.threshold_grid);
   object.finish();
   if (!checkpoint.verifier.empty() &&
-      verification::parse_verifier_spec(checkpoint.verifier).kind != verification::VerifierKind::checkpoint) {
+      parse_verifier_spec(checkpoint.verifier).kind != "checkpoint") {
     throw UsageError("verification.checkpoint.verifier must be checkpoint:DIR, not " + checkpoint.verifier);
   }
   (void)verification::parse_premise_unit(checkpoint.premise);

@@ -9,7 +9,7 @@
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/io/table.hpp"
 #include "claimrag/verification/checkpoint_rule_selection.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -36,7 +36,7 @@ void run_checkpoint_verification_stage(const ExperimentConfig& config, const Sci
                                        const std::filesystem::path& work) {
   const auto& settings = config.verification.checkpoint;
   if (settings.verifier.empty()) throw UsageError("checkpoint_verification: verification.checkpoint.verifier names no checkpoint");
-  const auto spec = verification::parse_verifier_spec(settings.verifier);
+  const auto spec = parse_verifier_spec(settings.verifier);
   const verification::NliCheckpoint checkpoint(spec.location);
   verification::CheckpointRuleGrid grid;
   grid.premises.clear();
