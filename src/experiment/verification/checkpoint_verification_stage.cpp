@@ -37,7 +37,7 @@ void run_checkpoint_verification_stage(const ExperimentConfig& config, const Sci
   const auto& settings = config.verification.checkpoint;
   if (settings.verifier.empty()) throw UsageError("checkpoint_verification: verification.checkpoint.verifier names no checkpoint");
   const auto spec = parse_verifier_spec(settings.verifier);
-  const verification::NliCheckpoint checkpoint(spec.location);
+  const verification::NliCheckpoint checkpoint(spec.location, settings.labels);
   verification::CheckpointRuleGrid grid;
   grid.premises.clear();
   for (const auto& name : settings.premise_grid) grid.premises.push_back(verification::parse_premise_unit(name));

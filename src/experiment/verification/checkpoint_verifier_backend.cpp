@@ -50,7 +50,9 @@ void describe_checkpoint(nlohmann::ordered_json& record, const VerifierSource&, 
   const auto options = checkpoint_verifier_options(config);
   auto checkpoint = pretrained::checkpoint_files_record(spec.location);
   const auto model_config = pretrained::read_model_config(spec.location);
-  const auto labels = verification::map_nli_labels(model_config.labels, model_config.file);
+  const auto& declared = config.verification.checkpoint.labels;
+  const auto labels = verification::checkpoint_labels(model_config.labels, model_config.file, declared);
+  if (!declared.empty()) checkpoint["declared_labels"] = declared;
   auto label_map = nlohmann::ordered_json::object();
   for (std::size_t id = 0; id < labels.size(); ++id) label_map[model_config.labels[id]] = verification::label_name(labels[id]);
   checkpoint["label_map"] = std::move(label_map);
@@ -77,7 +79,7 @@ verification::CheckpointVerifierOptions checkpoint_verifier_options(const Experi
 }
 
 std::unique_ptr<verification::ClaimVerifier> open_checkpoint_verifier(const fs::path& folder, const ExperimentConfig& config) {
-  auto checkpoint = std::make_shared<const verification::NliCheckpoint>(folder);
+  auto checkpoint = std::make_shared<const verification::NliCheckpoint>(folder, config.verification.checkpoint.labels);
   const auto options = checkpoint_verifier_options(config);
   spdlog::info("checkpoint verifier: {} ({}; {}), premise {}, threshold {}", folder.string(),
                checkpoint->text_model().model().description(), checkpoint->text_model().tokenizer().description(),

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "claimrag/error.hpp"
 #include "claimrag/experiment/verification/verifier_backend.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/verification/tei_verifier.hpp"
@@ -15,6 +16,10 @@ std::unique_ptr<verification::ClaimVerifier> open_tei_verifier(const VerifierSou
                                                                const verification::VerifierSpec& spec,
                                                                const ExperimentConfig& config) {
   refuse_builtin_model_files(source, spec, "asks the served model");
+  if (!config.verification.checkpoint.labels.empty()) {
+    throw UsageError("verification.checkpoint.labels declares a checkpoint folder's labels; --verifier " +
+                     verification::to_string(spec) + " maps the label names /predict returns");
+  }
   served::ServedOptions served = source.served;
   served.endpoint.url = spec.location;
   const verification::TeiVerifierOptions options{checkpoint_verifier_options(config).rule,
