@@ -12,6 +12,7 @@
 
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
+#include "support/verifying_runs.hpp"
 
 namespace {
 
@@ -139,24 +140,13 @@ TEST(CliDeclaredLabels, EverySubcommandThatVerifiesTakesTheDeclaration) {
   ASSERT_EQ(ground.exit_code, 0) << ground.err;
   EXPECT_EQ(json::parse(slurp(folder.path() / "ground.meta.json"))["verifier"]["checkpoint"]["declared_labels"].size(), 2U);
 
-  const auto examples = folder.write("examples.jsonl", R"({"id": "e1", "claim": "the drug reduces risk", "evidence": ["the drug reduces risk of cancer", "a cat sat"]})"
-                                                       "\n");
   const auto sufficient = folder.path() / "sufficiency.jsonl";
-  const auto sufficiency = run_claimrag("--quiet sufficiency --examples " + examples.string() +
-                                            " --aggregator data/fixtures/sufficiency/aggregator.json --out " + sufficient.string() + verifier,
-                                        folder.path());
+  const auto sufficiency = claimrag::testing::run_sufficiency_on_one_example(folder, verifier, sufficient);
   ASSERT_EQ(sufficiency.exit_code, 0) << sufficiency.err;
   EXPECT_EQ(json_lines(sufficient).size(), 1U);
 
-  const auto pairs = folder.write("ipairs.jsonl", R"({"id": "p1", "claim": "the drug reduces risk", "evidence": "the drug reduces risk of cancer"})"
-                                                  "\n");
-  const auto probes = folder.write("probes.json", R"({"probes": [
-      {"id": "o", "original": true, "template": "{abstract} Is \"{claim}\" true?"},
-      {"id": "f", "asks": "false", "template": "{abstract} Is \"{claim}\" false?"}]})");
   const auto interrogated = folder.path() / "interrogate.jsonl";
-  const auto interrogate = run_claimrag("--quiet interrogate --pairs " + pairs.string() + " --probes " + probes.string() +
-                                            " --samples 2 --responder builtin --out " + interrogated.string() + verifier,
-                                        folder.path());
+  const auto interrogate = claimrag::testing::run_interrogate_on_one_pair(folder, verifier, interrogated);
   ASSERT_EQ(interrogate.exit_code, 0) << interrogate.err;
   EXPECT_EQ(json_lines(interrogated).size(), 1U);
 }
