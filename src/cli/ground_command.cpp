@@ -3,7 +3,7 @@
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/served/served_options.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
@@ -15,6 +15,7 @@ void add_ground_command(CLI::App& root) {
   struct Options {
     experiment::GroundRequest request;
     std::string answers, out, data, original, run, model, config;
+    std::vector<std::string> labels;  ///< --labels
     double support_threshold = -1, conflict_threshold = -1, contradict_ratio = -1;
     JudgeFlags judge;  ///< the served flags (shared by --generate and a served --verifier), --prompt, --max-failures
     std::string questions, generate, prompt = "answer", prompt_file;
@@ -42,6 +43,7 @@ void add_ground_command(CLI::App& root) {
                       "Saved verifier (verify --pairs --save-model, or the reproduction's models/verifier_oracle.safetensors); "
                       "default: the built-in free-text verifier, trained on SciFact once and cached");
   add_verifier_option(*command, options->request.verifier);
+  add_labels_option(*command, options->labels);
   command->add_option("--support-threshold", options->support_threshold, "tau_s (default: the config's grounding.support_threshold)")
       ->check(number_in(0, 1));
   command->add_option("--conflict-threshold", options->conflict_threshold, "tau_c (default: the config's grounding.conflict_threshold)")
@@ -76,12 +78,13 @@ void add_ground_command(CLI::App& root) {
       verifier_flags.served.served.replay.clear();
     }
     const auto source = apply_judge_flags(request, verifier_flags, options->out);
+    check_labels_flag(options->labels, request.verifier);
     // The generator and a served verifier share the flags and the recording: one file holds the
     // exchanges of every endpoint the command reached (served/recording.hpp).
     const auto served = resolve_served(options->judge.served, generates || is_served_verifier(request.verifier), options->out);
     if (generates) {
-      const auto spec = verification::parse_verifier_spec(options->generate);
-      if (spec.kind != verification::VerifierKind::llm) throw UsageError("--generate takes llm:URL (an OpenAI-compatible chat endpoint)");
+      const auto spec = experiment::parse_verifier_spec(options->generate);
+      if (spec.kind != "llm") throw UsageError("--generate takes llm:URL (an OpenAI-compatible chat endpoint)");
       if (options->judge.served.llm_model.empty()) throw UsageError("--generate needs --llm-model NAME (the model the endpoint serves)");
       auto endpoint = served;
       endpoint.endpoint.url = spec.location;
@@ -102,7 +105,7 @@ void add_ground_command(CLI::App& root) {
                              options->config, verifier_input(source), generates ? request.generation.prompt : std::filesystem::path{},
                              served.replay},
                   .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out), served.record}},
-                 [&] { experiment::run_ground(request, config_from(options->config)); });
+                 [&] { experiment::run_ground(request, config_from(options->config, options->labels)); });
   });
 }
 

@@ -7,9 +7,8 @@
 #include <filesystem>
 #include <string>
 
-#include "claimrag/experiment/shipped_files.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 #include "options.hpp"
 #include "served_flags.hpp"
 
@@ -36,8 +35,7 @@ inline void add_judge_flags(CLI::App& command, JudgeFlags& flags) {
 /// Whether `spec` (a --verifier text, empty for builtin) names a served model.
 inline bool is_served_verifier(const std::string& spec) {
   if (spec.empty()) return false;
-  const auto kind = verification::parse_verifier_spec(spec).kind;
-  return kind == verification::VerifierKind::llm || kind == verification::VerifierKind::tei;
+  return experiment::verifier_backend(experiment::parse_verifier_spec(spec).kind).served;
 }
 
 /// The served part of a VerifierSource for `spec`, whose command writes `out` (resolve_served:
@@ -46,7 +44,7 @@ inline void set_served_source(experiment::VerifierSource& source, const JudgeFla
   source.served = resolve_served(flags.served, is_served_verifier(source.spec), out);
   source.llm_model = flags.served.llm_model;
   source.llm_prompt = flags.prompt;
-  const bool llm = !source.spec.empty() && verification::parse_verifier_spec(source.spec).kind == verification::VerifierKind::llm;
+  const bool llm = !source.spec.empty() && experiment::parse_verifier_spec(source.spec).kind == "llm";
   if (!llm && !flags.prompt.empty()) throw UsageError("--prompt is the LLM judge's (--verifier llm:URL)");
   if (!llm && !flags.served.llm_model.empty()) throw UsageError("--llm-model names the LLM judge's model (--verifier llm:URL)");
 }
@@ -70,10 +68,9 @@ experiment::VerifierSource apply_judge_flags(Request& request, const JudgeFlags&
 /// folder (whose model files io::OutputPlan counts as inputs), else empty.
 inline std::filesystem::path verifier_input(const experiment::VerifierSource& source) {
   if (source.spec.empty()) return {};
-  const auto spec = verification::parse_verifier_spec(source.spec);
-  if (spec.kind == verification::VerifierKind::checkpoint) return spec.location;
-  if (spec.kind != verification::VerifierKind::llm) return {};
-  return source.llm_prompt.empty() ? experiment::shipped_file(experiment::kDefaultJudgePrompt) : source.llm_prompt;
+  const auto spec = experiment::parse_verifier_spec(source.spec);
+  const auto& reads = experiment::verifier_backend(spec.kind).reads;
+  return reads ? reads(source, spec) : std::filesystem::path();
 }
 
 }  // namespace claimrag::cli

@@ -8,13 +8,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "claimrag/error.hpp"
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/output_plan.hpp"
 #include "claimrag/pretrained/precision.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/verification/checkpoint_verifier.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 
 namespace claimrag::cli {
 
@@ -95,14 +97,14 @@ inline CLI::Option* add_precision_option(CLI::App& command) {
 }
 
 /// --verifier SPEC on every subcommand that verifies: builtin, checkpoint:DIR, llm:URL or tei:URL
-/// (verification/verifier_spec.hpp). Checked when parsed, so a bad SPEC stops before any work.
+/// (experiment/verification/verifier_backend.hpp). Checked when parsed, so a bad SPEC stops before any work.
 inline CLI::Option* add_verifier_option(CLI::App& command, std::string& spec) {
   return command
       .add_option("--verifier", spec,
                   "Verifier: builtin (default), checkpoint:DIR (Hugging Face NLI model on disk), llm:URL, tei:URL")
       ->check([](const std::string& text) {
         try {
-          (void)verification::parse_verifier_spec(text);
+          (void)experiment::parse_verifier_spec(text);
           return std::string();
         } catch (const std::exception& error) {
           return std::string(error.what());
@@ -143,6 +145,33 @@ inline void refuse_empty_values(const CLI::App& root) {
 /// The configuration named by --config, or the default one.
 inline experiment::ExperimentConfig config_from(const std::string& path) {
   return path.empty() ? experiment::default_config() : experiment::load_config(path);
+}
+
+/// --labels NAMES on every subcommand that verifies: what a checkpoint's labels mean, in id order
+/// (verification/checkpoint_verifier.hpp), for a checker whose config.json names them otherwise.
+inline CLI::Option* add_labels_option(CLI::App& command, std::vector<std::string>& labels) {
+  return command
+      .add_option("--labels", labels,
+                  "With --verifier checkpoint:DIR: its labels in id order, e.g. unsupported,supported for a MiniCheck "
+                  "checker (default: the configuration's verification.checkpoint.labels, else config.json's names)")
+      ->delimiter(',');
+}
+
+/// Refuses --labels (UsageError) unless `spec` names a checkpoint, or when its names are no label
+/// set claimrag maps (verification::map_declared_labels): before any work.
+inline void check_labels_flag(const std::vector<std::string>& labels, const std::string& spec) {
+  if (labels.empty()) return;
+  if (spec.empty() || experiment::parse_verifier_spec(spec).kind != "checkpoint") {
+    throw UsageError("--labels declares a checkpoint's labels: give it with --verifier checkpoint:DIR");
+  }
+  (void)verification::map_declared_labels(labels);
+}
+
+/// config_from(path) with --labels, when given, as its verification.checkpoint.labels.
+inline experiment::ExperimentConfig config_from(const std::string& path, const std::vector<std::string>& labels) {
+  auto config = config_from(path);
+  if (!labels.empty()) config.verification.checkpoint.labels = labels;
+  return config;
 }
 
 }  // namespace claimrag::cli

@@ -3,7 +3,7 @@
 #include "claimrag/experiment/verification/verify_stage.hpp"
 #include "claimrag/served/served_options.hpp"
 #include "claimrag/sufficiency/command.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
@@ -17,6 +17,7 @@ namespace {
 struct SufficiencyFlags {
   sufficiency::SufficiencyCommand command;
   std::string verifier;  ///< --verifier SPEC
+  std::vector<std::string> labels;  ///< --labels
   experiment::VerifyRequest run;  ///< --data, --run, --split | --queries, --k, --original
   std::string config;
   JudgeFlags judge;                   ///< the served flags, the LLM verifier's --prompt, --max-failures
@@ -27,8 +28,8 @@ struct SufficiencyFlags {
 
 /// --judge llm:URL: the judge's transport, recorded beside --out by default.
 void set_judge(SufficiencyFlags& flags) {
-  const auto spec = verification::parse_verifier_spec(flags.judge_spec);
-  if (spec.kind != verification::VerifierKind::llm) throw UsageError("sufficiency: --judge takes llm:URL (an OpenAI-compatible chat endpoint)");
+  const auto spec = experiment::parse_verifier_spec(flags.judge_spec);
+  if (spec.kind != "llm") throw UsageError("sufficiency: --judge takes llm:URL (an OpenAI-compatible chat endpoint)");
   if (!flags.judge.prompt.empty()) throw UsageError("sufficiency: --prompt is the LLM verifier's; the judge's prompt is --judge-prompt");
   served::ServedOptions options = flags.judge_served;
   options.endpoint.url = spec.location;
@@ -46,7 +47,10 @@ void run_command(SufficiencyFlags flags) {
     experiment::VerifierSource source = flags.source;
     source.model = flags.command.model;
     const std::string config_file = flags.config;
-    flags.command.open_verifier = [source, config_file] { return experiment::open_verifier(source, config_from(config_file)); };
+    const auto labels = flags.labels;
+    flags.command.open_verifier = [source, config_file, labels] {
+      return experiment::open_verifier(source, config_from(config_file, labels));
+    };
   } else if (!flags.command.model.empty() || !flags.verifier.empty()) {
     throw UsageError("sufficiency: give --scores, or a verifier (--model, --verifier), not both");
   }
@@ -83,6 +87,7 @@ void add_sufficiency_command(CLI::App& root) {
   command->add_option("--model", options.model,
                       "The pair verifier (a file of claimrag verify --save-model); default: the built-in free-text verifier");
   add_verifier_option(*command, flags->verifier);
+  add_labels_option(*command, flags->labels);
   command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
   command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier (required unless --judge)");
   command->add_option("--judge", flags->judge_spec, "Instead of SURE: a served chat model judges each example, llm:URL (with --llm-model)");
@@ -112,6 +117,7 @@ void add_sufficiency_command(CLI::App& root) {
     }
     options.max_failures = flags->judge.max_failures;
     options.verifier_spec = flags->verifier;
+    check_labels_flag(flags->labels, flags->verifier);
     const auto& served = judged ? flags->judge_served : source.served;
     with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
                              flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config,

@@ -14,7 +14,7 @@
 #include "claimrag/io/strict_json.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
 #include "claimrag/verification/label_features.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -177,14 +177,16 @@ void read_checkpoint_verification(io::StrictObject object, CheckpointVerificatio
   read_size(object, "max_length", checkpoint.max_length, 0);
   read_size(object, "batch_size", checkpoint.batch_size, 1);
   object.read("stacked", checkpoint.stacked);
+  object.read("labels", checkpoint.labels);
   object.read("premise_grid", checkpoint.premise_grid);
   object.read("threshold_grid", checkpoint.threshold_grid);
   object.finish();
   if (!checkpoint.verifier.empty() &&
-      verification::parse_verifier_spec(checkpoint.verifier).kind != verification::VerifierKind::checkpoint) {
+      parse_verifier_spec(checkpoint.verifier).kind != "checkpoint") {
     throw UsageError("verification.checkpoint.verifier must be checkpoint:DIR, not " + checkpoint.verifier);
   }
   (void)verification::parse_premise_unit(checkpoint.premise);
+  if (!checkpoint.labels.empty()) (void)verification::map_declared_labels(checkpoint.labels);
   for (const auto& premise : checkpoint.premise_grid) (void)verification::parse_premise_unit(premise);
   const auto in_range = [](double t) { return t > 0.0 && t <= 1.0; };
   if (!in_range(checkpoint.threshold) || checkpoint.premise_grid.empty() || checkpoint.threshold_grid.empty() ||

@@ -13,6 +13,7 @@
 #include "support/fixture_paths.hpp"
 #include "support/run_binary.hpp"
 #include "support/temp_folder.hpp"
+#include "support/verifying_runs.hpp"
 
 namespace {
 
@@ -160,25 +161,14 @@ TEST(CliCheckpointVerifier, EverySubcommandRunsOnTheCheckpointAndRecordsIt) {
     }
   }
 
-  const auto examples = folder.write("examples.jsonl", R"({"id": "e1", "claim": "the drug reduces risk", "evidence": ["the drug reduces risk of cancer", "a cat sat"]})"
-                                                       "\n");
   const auto sufficiency = folder.path() / "sufficiency.jsonl";
-  const auto judged = run_claimrag("--quiet sufficiency --examples " + examples.string() +
-                                       " --aggregator data/fixtures/sufficiency/aggregator.json --out " + sufficiency.string() + spec,
-                                   folder.path());
+  const auto judged = claimrag::testing::run_sufficiency_on_one_example(folder, spec, sufficiency);
   ASSERT_EQ(judged.exit_code, 0) << judged.err;
   EXPECT_EQ(json_lines(sufficiency).size(), 1U);
   EXPECT_TRUE(fs::exists(folder.path() / "sufficiency.meta.json"));
 
-  const auto pairs = folder.write("ipairs.jsonl", R"({"id": "p1", "claim": "the drug reduces risk", "evidence": "the drug reduces risk of cancer"})"
-                                                  "\n");
-  const auto probes = folder.write("probes.json", R"({"probes": [
-      {"id": "o", "original": true, "template": "{abstract} Is \"{claim}\" true?"},
-      {"id": "f", "asks": "false", "template": "{abstract} Is \"{claim}\" false?"}]})");
   const auto interrogated = folder.path() / "interrogate.jsonl";
-  const auto asked = run_claimrag("--quiet interrogate --pairs " + pairs.string() + " --probes " + probes.string() +
-                                      " --samples 2 --responder builtin --out " + interrogated.string() + spec,
-                                  folder.path());
+  const auto asked = claimrag::testing::run_interrogate_on_one_pair(folder, spec, interrogated);
   ASSERT_EQ(asked.exit_code, 0) << asked.err;
   EXPECT_EQ(json_lines(interrogated).size(), 1U);
   EXPECT_TRUE(fs::exists(folder.path() / "interrogate.meta.json"));

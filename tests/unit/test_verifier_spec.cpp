@@ -1,26 +1,26 @@
 #include <gtest/gtest.h>
 
 #include "claimrag/error.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 
-namespace claimrag::verification {
+namespace claimrag::experiment {
 namespace {
 
 TEST(VerifierSpec, ReadsEachForm) {
-  EXPECT_EQ(parse_verifier_spec("builtin").kind, VerifierKind::builtin);
+  EXPECT_EQ(parse_verifier_spec("builtin").kind, "builtin");
   EXPECT_EQ(parse_verifier_spec("builtin").location, "");
   const auto checkpoint = parse_verifier_spec("checkpoint:models/nli deberta");
-  EXPECT_EQ(checkpoint.kind, VerifierKind::checkpoint);
+  EXPECT_EQ(checkpoint.kind, "checkpoint");
   EXPECT_EQ(checkpoint.location, "models/nli deberta");
   const auto llm = parse_verifier_spec("llm:http://127.0.0.1:8080/v1");
-  EXPECT_EQ(llm.kind, VerifierKind::llm);
+  EXPECT_EQ(llm.kind, "llm");
   EXPECT_EQ(llm.location, "http://127.0.0.1:8080/v1");
-  EXPECT_EQ(parse_verifier_spec("tei:https://tei.example/").kind, VerifierKind::tei);
+  EXPECT_EQ(parse_verifier_spec("tei:https://tei.example/").kind, "tei");
 }
 
 TEST(VerifierSpec, RoundTripsThroughText) {
   for (const char* text : {"builtin", "checkpoint:/a/b", "llm:http://x:1/v1", "tei:https://y"})
-    EXPECT_EQ(to_string(parse_verifier_spec(text)), text);
+    EXPECT_EQ(verification::to_string(parse_verifier_spec(text)), text);
 }
 
 TEST(VerifierSpec, RefusesWhatIsNoForm) {
@@ -35,4 +35,4 @@ TEST(VerifierSpec, RefusesWhatIsNoForm) {
 }
 
 }  // namespace
-}  // namespace claimrag::verification
+}  // namespace claimrag::experiment

@@ -118,6 +118,9 @@ struct CheckpointVerificationConfig {
   /// verifier's and the checkpoint's probabilities read by a softmax regression fitted on the
   /// train claims (needs SciFact's release layout, as the built-in verifier does).
   bool stacked = false;
+  /// What the checkpoint's labels mean, in id order (`--labels`; verification/checkpoint_verifier.hpp):
+  /// {"unsupported", "supported"} for a MiniCheck checker. Empty: config.json's names.
+  std::vector<std::string> labels;
   std::vector<std::string> premise_grid{"sentence", "window", "abstract"};
   std::vector<double> threshold_grid{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
 };

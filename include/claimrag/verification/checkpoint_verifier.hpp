@@ -6,7 +6,11 @@
 // ignored): entailment → SUPPORT, contradiction → CONTRADICT, neutral → NOT_ENOUGH_INFO; a
 // two-label model (entailment / not_entailment, also non_entailment) puts not-entailment's
 // probability on NOT_ENOUGH_INFO and never says CONTRADICT. Any other label set is refused with
-// a DataError naming config.json and listing its labels.
+// a DataError naming config.json and listing its labels, unless the user declares what the labels
+// mean (`--labels`, verification.checkpoint.labels: one name per id, in id order): the names above,
+// or supported / unsupported for the two-label grounding checkers (MiniCheck's LABEL_0 / LABEL_1
+// are `--labels unsupported,supported`): P(SUPPORT) = P(supported), P(NOT_ENOUGH_INFO) = the rest,
+// never CONTRADICT.
 //
 // The rule (CheckpointRule), per (claim, document):
 //  - premise: `sentence` (each sentence alone), `window` (each sentence with its neighbours, the
@@ -64,12 +68,23 @@ using LabelDistribution = std::array<double, label_count>;
 /// `config_file` and listing the labels when they are not one of the two accepted sets.
 std::vector<Label> map_nli_labels(const std::vector<std::string>& id2label, const std::string& config_file);
 
+/// The Label each id of `declared` (the user's names, in id order) stands for: the NLI names
+/// above plus supported (SUPPORT) and unsupported (NOT_ENOUGH_INFO). UsageError listing them when
+/// they are not three-way NLI or one supported-like and one unsupported-like name.
+std::vector<Label> map_declared_labels(const std::vector<std::string>& declared);
+
+/// map_nli_labels(id2label) when `declared_labels` is empty, else map_declared_labels of them;
+/// UsageError naming `config_file` when their count is not the head's (id2label's).
+std::vector<Label> checkpoint_labels(const std::vector<std::string>& id2label, const std::string& config_file,
+                                     const std::vector<std::string>& declared_labels);
+
 /// An NLI checkpoint with its tokenizer and label mapping.
 class NliCheckpoint {
  public:
   /// Loads `folder`. UsageError naming the folder when its head is not a classification over
-  /// labels (an embedding model or a one-logit reranker); DataError for unknown labels.
-  explicit NliCheckpoint(const std::filesystem::path& folder);
+  /// labels (an embedding model or a one-logit reranker); the labels by checkpoint_labels
+  /// (DataError for unknown names without a declaration, UsageError for a bad declaration).
+  explicit NliCheckpoint(const std::filesystem::path& folder, const std::vector<std::string>& declared_labels = {});
 
   [[nodiscard]] const pretrained::TextModel& text_model() const { return model_; }
   [[nodiscard]] const std::vector<Label>& label_of_id() const { return label_of_id_; }

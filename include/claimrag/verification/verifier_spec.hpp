@@ -6,24 +6,22 @@
 //   checkpoint:DIR   a pretrained Hugging Face encoder with an NLI head, read from DIR on disk
 //   llm:URL          an OpenAI-compatible chat endpoint used as a judge
 //   tei:URL          Text Embeddings Inference's /predict with an NLI cross-encoder
+//
+// Which names exist is the backends' business: experiment::parse_verifier_spec
+// (experiment/verification/verifier_backend.hpp) reads SPEC against the registered backends.
 
 #include <string>
-#include <string_view>
 
 namespace claimrag::verification {
 
-enum class VerifierKind { builtin, checkpoint, llm, tei };
-
+/// A parsed SPEC: the backend's name and what follows its colon.
 struct VerifierSpec {
-  VerifierKind kind = VerifierKind::builtin;
-  std::string location;  ///< DIR for checkpoint, URL for llm and tei; empty for builtin
+  std::string kind = "builtin";  ///< the backend's name: "builtin", "checkpoint", "llm", "tei", ...
+  std::string location;          ///< DIR for checkpoint, URL for llm and tei; empty for builtin
 };
 
-/// Parses SPEC as above. UsageError quoting the text and listing the four forms when it is none
-/// of them, or when DIR / URL is empty; an llm or tei URL must start with http:// or https://.
-VerifierSpec parse_verifier_spec(std::string_view text);
-
-/// The text parse_verifier_spec reads back: "builtin", "checkpoint:DIR", ...
+/// The text the parser reads back: the kind alone without a location ("builtin"), else
+/// "KIND:LOCATION" ("checkpoint:DIR", ...).
 std::string to_string(const VerifierSpec& spec);
 
 }  // namespace claimrag::verification

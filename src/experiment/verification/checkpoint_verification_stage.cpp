@@ -9,7 +9,7 @@
 #include "claimrag/io/json_output.hpp"
 #include "claimrag/io/table.hpp"
 #include "claimrag/verification/checkpoint_rule_selection.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 
 namespace claimrag::experiment {
 namespace {
@@ -36,8 +36,8 @@ void run_checkpoint_verification_stage(const ExperimentConfig& config, const Sci
                                        const std::filesystem::path& work) {
   const auto& settings = config.verification.checkpoint;
   if (settings.verifier.empty()) throw UsageError("checkpoint_verification: verification.checkpoint.verifier names no checkpoint");
-  const auto spec = verification::parse_verifier_spec(settings.verifier);
-  const verification::NliCheckpoint checkpoint(spec.location);
+  const auto spec = parse_verifier_spec(settings.verifier);
+  const verification::NliCheckpoint checkpoint(spec.location, settings.labels);
   verification::CheckpointRuleGrid grid;
   grid.premises.clear();
   for (const auto& name : settings.premise_grid) grid.premises.push_back(verification::parse_premise_unit(name));

@@ -8,7 +8,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/utf8.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
-#include "claimrag/verification/verifier_spec.hpp"
+#include "claimrag/experiment/verification/verifier_backend.hpp"
 #include "claimrag/verification/wordless_claims.hpp"
 #include "claimrag/verification/prediction.hpp"
 #include "claimrag/verification/scifact_inputs.hpp"
@@ -199,8 +199,7 @@ verification::VerifierTrainingData training_data(const std::filesystem::path& or
 }  // namespace
 
 std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& request, const ExperimentConfig& config) {
-  const bool builtin = request.verifier.empty() ||
-                       verification::parse_verifier_spec(request.verifier).kind == verification::VerifierKind::builtin;
+  const bool builtin = request.verifier.empty() || parse_verifier_spec(request.verifier).kind == "builtin";
   if (verify_mode(request) == VerifyMode::pairs || !builtin) {
     return open_verifier({request.verifier, request.model, request.original, request.save_model, request.out, request.served,
                           request.llm_model, request.llm_prompt},
