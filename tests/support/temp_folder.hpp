@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <unistd.h>
@@ -17,6 +18,11 @@ inline std::filesystem::path unique_temp_path(const std::string& stem) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   return std::filesystem::temp_directory_path() /
          (stem + "_" + (info != nullptr ? std::string(info->name()) : std::string("setup")) + "_" + std::to_string(::getpid()));
+}
+
+/// How many entries `folder` holds (files and folders, not recursively).
+inline std::size_t entries_in(const std::filesystem::path& folder) {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(folder), std::filesystem::directory_iterator()));
 }
 
 class TempFolder {

@@ -28,9 +28,7 @@ namespace {
 // Larger than any pid the kernel hands out (pid_max is at most 2^22): a writer that is gone.
 const std::string kDeadPid = "999999999";
 
-std::size_t files_in(const fs::path& folder) {
-  return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder), fs::directory_iterator()));
-}
+using claimrag::testing::entries_in;
 
 }  // namespace
 
@@ -72,8 +70,8 @@ TEST(AtomicFileSet, CommitPutsEveryFileInPlaceAndLeavesNothingElse) {
   }
   EXPECT_EQ(io::read_file(folder.path() / "a.tsv"), "table\n");
   EXPECT_EQ(io::read_file(folder.path() / "sub" / "a.json"), "{}\n");
-  EXPECT_EQ(files_in(folder.path()), 2u);  // a.tsv and sub/
-  EXPECT_EQ(files_in(folder.path() / "sub"), 1u);
+  EXPECT_EQ(entries_in(folder.path()), 2u);  // a.tsv and sub/
+  EXPECT_EQ(entries_in(folder.path() / "sub"), 1u);
 }
 
 TEST(AtomicFileSet, AFailureBeforeCommitLeavesEveryOldFile) {
@@ -89,7 +87,7 @@ TEST(AtomicFileSet, AFailureBeforeCommitLeavesEveryOldFile) {
   }
   EXPECT_EQ(io::read_file(folder.path() / "a.tsv"), "old table\n");
   EXPECT_EQ(io::read_file(folder.path() / "a.json"), "old json\n");
-  EXPECT_EQ(files_in(folder.path()), 2u);
+  EXPECT_EQ(entries_in(folder.path()), 2u);
 }
 
 namespace {
@@ -127,7 +125,7 @@ TEST(AtomicFileSet, AKilledCommitIsCompletedByTheNextWriteOfAnyFileOfTheSet) {
   set.stage(folder.path() / "a.json");  // the next run writing a file of the set
   EXPECT_EQ(io::read_file(folder.path() / "a.tsv"), "new table\n");
   EXPECT_EQ(io::read_file(folder.path() / "a.json"), "new json\n");
-  EXPECT_EQ(files_in(folder.path()), 4u);  // a.tsv, a.json, a.json.unrelated, other
+  EXPECT_EQ(entries_in(folder.path()), 4u);  // a.tsv, a.json, a.json.unrelated, other
 }
 
 TEST(AtomicFileSet, ACommitKilledWhileWritingJournalsIsUndone) {
@@ -138,7 +136,7 @@ TEST(AtomicFileSet, ACommitKilledWhileWritingJournalsIsUndone) {
   io::write_file_atomically(folder.path() / "a.tsv", "newer table\n");
   EXPECT_EQ(io::read_file(folder.path() / "a.tsv"), "newer table\n");
   EXPECT_EQ(io::read_file(folder.path() / "a.json"), "old json\n");
-  EXPECT_EQ(files_in(folder.path()), 2u);
+  EXPECT_EQ(entries_in(folder.path()), 2u);
 }
 
 TEST(NanNeverWritten, JsonWithANanOrInfinityIsRefusedNamingWhere) {
@@ -159,5 +157,5 @@ TEST(NanNeverWritten, ARunWithANanScoreIsRefusedAndNotWritten) {
   run.add({"q1", {{"d1", 2.0}, {"d2", std::nan("")}}});
   expect_error<InternalError>([&] { run::write_trec_run(run, folder.path() / "run.trec"); },
                               "the score of d2 for query q1 is nan");
-  EXPECT_EQ(files_in(folder.path()), 0u);
+  EXPECT_EQ(entries_in(folder.path()), 0u);
 }

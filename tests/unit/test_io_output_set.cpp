@@ -33,7 +33,9 @@ using claimrag::testing::TempFolder;
 
 namespace {
 
-const std::string kDeadPid = "999999999";  // above any pid_max: a writer that is gone
+using claimrag::testing::entries_in;
+
+const std::string kGoneWriterPid = "999999999";  // above any pid_max: a writer that is gone
 
 std::string contents_of(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -42,9 +44,6 @@ std::string contents_of(const fs::path& path) {
   return text.str();
 }
 
-std::size_t files_in(const fs::path& folder) {
-  return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder), fs::directory_iterator()));
-}
 
 }  // namespace
 
@@ -94,7 +93,7 @@ TEST(OutputTargetRules, ARelativePathUnderFoldersYetToBeMadeIsAccepted) {
   }
   fs::current_path(before);
   EXPECT_EQ(error, "");
-  EXPECT_EQ(files_in(folder.path()), 0u);  // nothing created by the checks
+  EXPECT_EQ(entries_in(folder.path()), 0u);  // nothing created by the checks
 }
 
 TEST(OutputTargetRules, AReadOnlyFileIsNotReplaced) {
@@ -106,7 +105,7 @@ TEST(OutputTargetRules, AReadOnlyFileIsNotReplaced) {
   EXPECT_EQ(contents_of(kept), "the user's\n");
   EXPECT_EQ(fs::status(kept).permissions() & fs::perms::all,
             fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
-  EXPECT_EQ(files_in(folder.path()), 1u);
+  EXPECT_EQ(entries_in(folder.path()), 1u);
 }
 
 TEST(OutputTargetRules, ARelativeOutputInFoldersThatDoNotExistYetIsWrittenWithItsFolders) {
@@ -159,7 +158,7 @@ TEST(OutputTargetRules, AFifoIsWrittenThroughToItsReader) {
   reader.join();
   EXPECT_EQ(received, "through the pipe\n");
   EXPECT_TRUE(fs::is_fifo(fifo));
-  EXPECT_EQ(files_in(folder.path()), 1u);
+  EXPECT_EQ(entries_in(folder.path()), 1u);
 }
 
 TEST(OutputTargetRules, ALinkToAFileReplacesTheFileAndStaysALink) {
@@ -201,7 +200,7 @@ TEST(OutputPlanCommit, DeclaredOutputsAreReplacedTogetherOnCommit) {
   }
   EXPECT_EQ(contents_of(out), "new out\n");
   EXPECT_EQ(contents_of(record), "new record\n");
-  EXPECT_EQ(files_in(folder.path()), 2u);
+  EXPECT_EQ(entries_in(folder.path()), 2u);
   EXPECT_EQ(io::OutputPlan::active(), nullptr);
 }
 
@@ -216,7 +215,7 @@ TEST(OutputPlanCommit, AFailureBeforeCommitLeavesEveryOutputAsItWas) {
   }  // an error: destroyed without commit
   EXPECT_EQ(contents_of(out), "old out\n");
   EXPECT_FALSE(fs::exists(claims));
-  EXPECT_EQ(files_in(folder.path()), 1u);
+  EXPECT_EQ(entries_in(folder.path()), 1u);
 }
 
 TEST(OutputPlanCommit, AnOutputWrittenTwiceKeepsItsLastVersion) {
@@ -227,7 +226,7 @@ TEST(OutputPlanCommit, AnOutputWrittenTwiceKeepsItsLastVersion) {
   io::write_file_atomically(out, "second\n");
   plan.commit();
   EXPECT_EQ(contents_of(out), "second\n");
-  EXPECT_EQ(files_in(folder.path()), 1u);
+  EXPECT_EQ(entries_in(folder.path()), 1u);
 }
 
 TEST(FolderLocking, ASecondCommitIntoTheFolderWaitsForTheFirst) {
@@ -254,13 +253,13 @@ TEST(FolderLocking, ASecondCommitIntoTheFolderWaitsForTheFirst) {
 
 TEST(StrayTemporaries, ATemporaryOfAStagedTemporaryIsRemovedByTheNextWrite) {
   TempFolder folder;
-  const std::string staged = ".ev.tsv.tmp." + kDeadPid + ".0";
+  const std::string staged = ".ev.tsv.tmp." + kGoneWriterPid + ".0";
   folder.write(staged, "staged, half written");
-  folder.write("." + staged + ".tmp." + kDeadPid + ".1", "its writer's temporary");
-  folder.write("..ev.tsv.commit." + kDeadPid + ".0.tmp." + kDeadPid + ".2", "a journal's temporary");
+  folder.write("." + staged + ".tmp." + kGoneWriterPid + ".1", "its writer's temporary");
+  folder.write("..ev.tsv.commit." + kGoneWriterPid + ".0.tmp." + kGoneWriterPid + ".2", "a journal's temporary");
   folder.write("." + staged + ".tmp.notapid.1", "not claimrag's pattern");
   io::write_file_atomically(folder.path() / "ev.tsv", "whole\n");
-  EXPECT_EQ(files_in(folder.path()), 2u);  // ev.tsv and the file of another pattern
+  EXPECT_EQ(entries_in(folder.path()), 2u);  // ev.tsv and the file of another pattern
   EXPECT_TRUE(fs::exists(folder.path() / ("." + staged + ".tmp.notapid.1")));
 }
 
@@ -284,15 +283,15 @@ namespace {
 // What a run killed while renaming its set {a.tsv, a.json} leaves: both journals, a.tsv renamed,
 // a.json's temporary still beside it, and a temporary of a temporary.
 void leave_killed_commit(const TempFolder& folder) {
-  const fs::path tb = folder.path() / (".a.json.tmp." + kDeadPid + ".1");
-  const fs::path ja = folder.path() / (".a.tsv.commit." + kDeadPid + ".0");
-  const fs::path jb = folder.path() / (".a.json.commit." + kDeadPid + ".0");
+  const fs::path tb = folder.path() / (".a.json.tmp." + kGoneWriterPid + ".1");
+  const fs::path ja = folder.path() / (".a.tsv.commit." + kGoneWriterPid + ".0");
+  const fs::path jb = folder.path() / (".a.json.commit." + kGoneWriterPid + ".0");
   folder.write("a.tsv", "new table\n");
   folder.write("a.json", "old json\n");
   folder.write(tb.filename().string(), "new json\n");
-  folder.write("..a.json.tmp." + kDeadPid + ".1.tmp." + kDeadPid + ".2", "half");
+  folder.write("..a.json.tmp." + kGoneWriterPid + ".1.tmp." + kGoneWriterPid + ".2", "half");
   nlohmann::json journal = {{"files", nlohmann::json::array()}, {"journals", {ja.string(), jb.string()}}};
-  journal["files"].push_back(nlohmann::json::array({(folder.path() / (".a.tsv.tmp." + kDeadPid + ".0")).string(),
+  journal["files"].push_back(nlohmann::json::array({(folder.path() / (".a.tsv.tmp." + kGoneWriterPid + ".0")).string(),
                                                     (folder.path() / "a.tsv").string()}));
   journal["files"].push_back(nlohmann::json::array({tb.string(), (folder.path() / "a.json").string()}));
   folder.write(ja.filename().string(), journal.dump());
@@ -307,7 +306,7 @@ TEST(OutputPlanRecovery, AFileOutputsKilledSetIsFinishedBeforeAnyWork) {
   { io::OutputPlan plan({.inputs = {folder.path() / "missing-input"}, .files = {folder.path() / "a.json"}}); }  // fails later
   EXPECT_EQ(contents_of(folder.path() / "a.tsv"), "new table\n");
   EXPECT_EQ(contents_of(folder.path() / "a.json"), "new json\n");
-  EXPECT_EQ(files_in(folder.path()), 2u);
+  EXPECT_EQ(entries_in(folder.path()), 2u);
 }
 
 TEST(OutputPlanRecovery, AFolderOutputsKilledSetsAreFinishedBeforeAnyWork) {
@@ -316,7 +315,7 @@ TEST(OutputPlanRecovery, AFolderOutputsKilledSetsAreFinishedBeforeAnyWork) {
   folder.write(".notes.txt.tmp.live.0", "not claimrag's pattern");
   { io::OutputPlan plan({.folders = {folder.path()}}); }
   EXPECT_EQ(contents_of(folder.path() / "a.json"), "new json\n");
-  EXPECT_EQ(files_in(folder.path()), 3u);  // a.tsv, a.json and the file of another pattern
+  EXPECT_EQ(entries_in(folder.path()), 3u);  // a.tsv, a.json and the file of another pattern
 }
 
 TEST(OutputErrors, AWriteToAStagedTemporaryIsReportedUnderTheOutputsName) {

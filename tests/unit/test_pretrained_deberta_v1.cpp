@@ -16,7 +16,7 @@ namespace {
 using testing::max_abs_difference;
 
 // The reference's float32 outputs, rounded to 7 digits, against claimrag's.
-constexpr float kTolerance = 1e-4F;
+constexpr float kDebertaV1Tolerance = 1e-4F;
 
 class DebertaV1 : public ::testing::TestWithParam<std::string> {};
 
@@ -41,9 +41,9 @@ TEST_P(DebertaV1, TokensAndOutputsMatchTheReference) {
   std::size_t layers_checked = 0;
   for (std::size_t i = 0; i < cases.size(); ++i) {
     ASSERT_EQ(predictions[i].values.size(), cases[i].values.size());
-    EXPECT_LE(max_abs_difference(predictions[i].values.data(), cases[i].values), kTolerance) << name << " case " << i;
+    EXPECT_LE(max_abs_difference(predictions[i].values.data(), cases[i].values), kDebertaV1Tolerance) << name << " case " << i;
     for (std::size_t l = 0; l < cases[i].hidden_states.size(); ++l) {
-      EXPECT_LE(max_abs_difference(predictions[i].hidden_states[l].data(), cases[i].hidden_states[l]), kTolerance)
+      EXPECT_LE(max_abs_difference(predictions[i].hidden_states[l].data(), cases[i].hidden_states[l]), kDebertaV1Tolerance)
           << name << " case " << i << " layer " << l;
       ++layers_checked;
     }

@@ -18,13 +18,8 @@
 namespace claimrag::pretrained {
 namespace {
 
-constexpr float kTolerance = 1e-4F;
-
-float max_abs_difference(const float* actual, const std::vector<float>& expected) {
-  float worst = 0.0F;
-  for (std::size_t i = 0; i < expected.size(); ++i) worst = std::max(worst, std::abs(actual[i] - expected[i]));
-  return worst;
-}
+constexpr float kParityTolerance = 1e-4F;
+using testing::max_abs_difference;
 
 bool is_real_configuration(const std::string& name) { return name.rfind("real-", 0) == 0; }
 
@@ -73,7 +68,7 @@ TEST_P(Parity, IdsOutputsAndEveryLayerMatchTheReference) {
   for (std::size_t i = 0; i < cases.size(); ++i) {
     ASSERT_EQ(predictions[i].values.size(), cases[i].values.size()) << "case " << i;
     const float values = max_abs_difference(predictions[i].values.data(), cases[i].values);
-    EXPECT_LE(values, kTolerance) << name << " case " << i;
+    EXPECT_LE(values, kParityTolerance) << name << " case " << i;
     worst_values = std::max(worst_values, values);
     if (cases[i].hidden_states.empty()) continue;
     ASSERT_EQ(predictions[i].hidden_states.size(), cases[i].hidden_states.size()) << "case " << i;
@@ -81,7 +76,7 @@ TEST_P(Parity, IdsOutputsAndEveryLayerMatchTheReference) {
       const auto& state = predictions[i].hidden_states[l];
       ASSERT_EQ(static_cast<std::size_t>(state.size()), cases[i].hidden_states[l].size()) << "case " << i << " layer " << l;
       const float states = max_abs_difference(state.data(), cases[i].hidden_states[l]);
-      EXPECT_LE(states, kTolerance) << name << " case " << i << " layer " << l;
+      EXPECT_LE(states, kParityTolerance) << name << " case " << i << " layer " << l;
       worst_states = std::max(worst_states, states);
       ++layers_checked;
     }

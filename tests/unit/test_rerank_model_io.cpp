@@ -39,13 +39,13 @@ rerank::RerankerModel sample_model() {
   return model;
 }
 
-struct TempFolder {
+struct RerankModelFolder {
   fs::path path = claimrag::testing::unique_temp_path("claimrag_test_rerank_model_io");
-  TempFolder() {
+  RerankModelFolder() {
     fs::remove_all(path);
     fs::create_directories(path);
   }
-  ~TempFolder() { fs::remove_all(path); }
+  ~RerankModelFolder() { fs::remove_all(path); }
 };
 
 // Rewrites the JSON header of a safetensors file with `edit` applied, keeping the tensor bytes.
@@ -77,7 +77,7 @@ std::string load_error(const fs::path& file) {
 }  // namespace
 
 TEST(RerankModelIo, RoundTripIsExact) {
-  const TempFolder folder;
+  const RerankModelFolder folder;
   const auto original = sample_model();
   rerank::save_model(original, folder.path / "sub/model.safetensors");
   const auto loaded = rerank::load_model(folder.path / "sub/model.safetensors");
@@ -108,7 +108,7 @@ TEST(RerankModelIo, RoundTripIsExact) {
 }
 
 TEST(RerankModelIo, FileIsPlainSafetensors) {
-  const TempFolder folder;
+  const RerankModelFolder folder;
   rerank::save_model(sample_model(), folder.path / "m.safetensors");
   const std::string bytes = io::read_file(folder.path / "m.safetensors");
   std::uint64_t size = 0;
@@ -129,7 +129,7 @@ TEST(RerankModelIo, FileIsPlainSafetensors) {
 }
 
 TEST(RerankModelIo, RefusesBrokenFilesNamingThem) {
-  const TempFolder folder;
+  const RerankModelFolder folder;
   const auto file = folder.path / "m.safetensors";
   EXPECT_NE(load_error(folder.path / "missing.safetensors").find("missing.safetensors"), std::string::npos);
 
@@ -161,7 +161,7 @@ TEST(RerankModelIo, RefusesBrokenFilesNamingThem) {
 }
 
 TEST(RerankModelIo, AFlippedBitAnywhereIsRefused) {
-  const TempFolder folder;
+  const RerankModelFolder folder;
   const auto file = folder.path / "m.safetensors";
   rerank::save_model(sample_model(), file);
   const std::string bytes = io::read_file(file);
@@ -175,7 +175,7 @@ TEST(RerankModelIo, AFlippedBitAnywhereIsRefused) {
 }
 
 TEST(RerankModelIo, NanOrInfiniteWeightsAreRefused) {
-  const TempFolder folder;
+  const RerankModelFolder folder;
   const auto file = folder.path / "m.safetensors";
   for (const double bad : {std::nan(""), HUGE_VAL}) {
     rerank::save_model(sample_model(), file);

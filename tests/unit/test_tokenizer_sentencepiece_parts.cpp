@@ -27,8 +27,8 @@ namespace {
 
 const fs::path kTokenizers = fs::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/tokenizers";
 
-std::u32string u32(const std::string& text) { return unicode::decode_utf8(text); }
-std::string utf8(const std::u32string& text) { return unicode::encode_utf8(text); }
+std::u32string sp_u32(const std::string& text) { return unicode::decode_utf8(text); }
+std::string sp_utf8(const std::u32string& text) { return unicode::encode_utf8(text); }
 
 nlohmann::json fixture_tokenizer_json() {
   std::ifstream in(kTokenizers / "xlm-roberta-tokenizer-json/tokenizer.json");
@@ -47,7 +47,7 @@ PrecompiledCharsmap fixture_charsmap() {
 
 std::vector<std::string> words_of(const std::string& text, MetaspaceOptions options, bool at_text_start = true) {
   std::vector<std::string> out;
-  for (const std::u32string& word : metaspace_split(u32(text), options, at_text_start)) out.push_back(utf8(word));
+  for (const std::u32string& word : metaspace_split(sp_u32(text), options, at_text_start)) out.push_back(sp_utf8(word));
   return out;
 }
 
@@ -64,7 +64,7 @@ TEST(TokenizerUnigram, ViterbiAndFusedUnknownsFollowTheReferenceExample) {
   const Unigram model = documented_unigram();
   EXPECT_EQ(model.segment("abcdacdxx"), (std::vector<std::string>{"abcd", "a", "cd", "xx"}));
   std::vector<std::int32_t> ids;
-  model.tokenize(u32("abcdacdxx"), ids);
+  model.tokenize(sp_u32("abcdacdxx"), ids);
   EXPECT_EQ(ids, (std::vector<std::int32_t>{8, 1, 5, 0}));
   EXPECT_TRUE(model.segment("").empty());
   EXPECT_EQ(model.size(), 9u);
@@ -85,17 +85,17 @@ TEST(TokenizerUnigram, UnknownCharactersAreWholeCharactersFusedIntoRuns) {
 TEST(TokenizerUnigram, ByteFallbackWritesAnUnknownRunAsItsBytes) {
   const Unigram model({{"<unk>", 0.0}, {"<0xC3>", -5.0}, {"<0xA9>", -5.0}, {"a", -1.0}}, 0, true, "test");
   std::vector<std::int32_t> ids;
-  model.tokenize(u32("aéé"), ids);
+  model.tokenize(sp_u32("aéé"), ids);
   EXPECT_EQ(ids, (std::vector<std::int32_t>{3, 1, 2, 1, 2}));
   ids.clear();
-  model.tokenize(u32("añ"), ids);  // ñ's second byte 0xB1 has no piece: the unknown token
+  model.tokenize(sp_u32("añ"), ids);  // ñ's second byte 0xB1 has no piece: the unknown token
   EXPECT_EQ(ids, (std::vector<std::int32_t>{3, 0}));
 }
 
 TEST(TokenizerUnigram, AnUnknownCharacterWithoutUnkIdAndABadUnkIdAreRefused) {
   const Unigram model({{"a", 0.0}}, std::nullopt, false, "m.json");
   std::vector<std::int32_t> ids;
-  EXPECT_THROW(model.tokenize(u32("ab"), ids), claimrag::DataError);
+  EXPECT_THROW(model.tokenize(sp_u32("ab"), ids), claimrag::DataError);
   EXPECT_THROW(Unigram({{"a", 0.0}}, 1, false, "m.json"), claimrag::DataError);
   EXPECT_THROW(Unigram({}, std::nullopt, false, "m.json"), claimrag::DataError);
 }
@@ -121,13 +121,13 @@ TEST(TokenizerMetaspace, SpacesBecomeTheReplacementAndEachStartsAWord) {
 
 TEST(TokenizerSentencePieceNormalizers, ReplaceTakesLiteralsAndRegularExpressions) {
   const ReplaceNormalizer runs(" {2,}", true, " ", "t.json");
-  EXPECT_EQ(utf8(runs.apply(u32("a   b  c d\u3000\u3000e"))), "a b c d\u3000\u3000e");
+  EXPECT_EQ(sp_utf8(runs.apply(sp_u32("a   b  c d\u3000\u3000e"))), "a b c d\u3000\u3000e");
   const ReplaceNormalizer literal("ab", false, "$1x", "t.json");
-  EXPECT_EQ(utf8(literal.apply(u32("abcabab"))), "$1xc$1x$1x");
+  EXPECT_EQ(sp_utf8(literal.apply(sp_u32("abcabab"))), "$1xc$1x$1x");
   EXPECT_THROW(ReplaceNormalizer("(", true, "", "t.json"), claimrag::DataError);
   EXPECT_THROW(ReplaceNormalizer("", false, "", "t.json"), claimrag::DataError);
-  EXPECT_EQ(utf8(StripNormalizer(false, true).apply(u32("\u00a0 a b \u3000"))), "\u00a0 a b");
-  EXPECT_EQ(utf8(StripNormalizer(true, true).apply(u32(" \t a "))), "a");
+  EXPECT_EQ(sp_utf8(StripNormalizer(false, true).apply(sp_u32("\u00a0 a b \u3000"))), "\u00a0 a b");
+  EXPECT_EQ(sp_utf8(StripNormalizer(true, true).apply(sp_u32(" \t a "))), "a");
 }
 
 TEST(TokenizerPrecompiledCharsmap, NfkcRulesOfTheModelAreApplied) {
@@ -136,7 +136,7 @@ TEST(TokenizerPrecompiledCharsmap, NfkcRulesOfTheModelAreApplied) {
            {"Ｈｅｌｌｏ １２３", "Hello 123"}, {"ﬁnal ﬂow", "final flow"}, {"½ ™ x² ①", "1⁄2 TM x2 1"},
            {"25℃", "25°C"}, {"cafe\u0301", "café"}, {"a\tb\u00a0c", "a b c"}}) {
     EXPECT_EQ(charsmap.normalize_like_sentencepiece(text), normalized) << text;
-    EXPECT_EQ(utf8(charsmap.normalize_like_tokenizers(u32(text))), normalized) << text;
+    EXPECT_EQ(sp_utf8(charsmap.normalize_like_tokenizers(sp_u32(text))), normalized) << text;
   }
 }
 
@@ -144,11 +144,11 @@ TEST(TokenizerPrecompiledCharsmap, TheTwoLibrariesWalkClustersDifferently) {
   const PrecompiledCharsmap charsmap = fixture_charsmap();
   // A short cluster is replaced whole by its first rule in the tokenizers library...
   EXPECT_EQ(charsmap.normalize_like_sentencepiece("\uFB01\u0301"), "fi\u0301");
-  EXPECT_EQ(utf8(charsmap.normalize_like_tokenizers(u32("\uFB01\u0301"))), "fi");
+  EXPECT_EQ(sp_utf8(charsmap.normalize_like_tokenizers(sp_u32("\uFB01\u0301"))), "fi");
   // ... and a cluster of 6 bytes or more is mapped character by character, where SentencePiece's
   // longest match composes half-width ｶ + ﾞ into ガ.
   EXPECT_EQ(charsmap.normalize_like_sentencepiece("\uFF76\uFF9E"), "\u30AC");
-  EXPECT_EQ(utf8(charsmap.normalize_like_tokenizers(u32("\uFF76\uFF9E"))), "\u30AB\u3099");
+  EXPECT_EQ(sp_utf8(charsmap.normalize_like_tokenizers(sp_u32("\uFF76\uFF9E"))), "\u30AB\u3099");
 }
 
 TEST(TokenizerPrecompiledCharsmap, InvalidUtf8AndBrokenMapsFollowSentencePiece) {
