@@ -19,8 +19,9 @@
 namespace claimrag::pretrained {
 namespace {
 
+// `value` in `bytes` little-endian bytes; past the eighth, zeros (a run of zero fields written at once).
 void append_little_for_pickles(std::string& out, std::uint64_t value, std::size_t bytes) {
-  for (std::size_t i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFFU));
+  for (std::size_t i = 0; i < bytes; ++i) out.push_back(static_cast<char>(i < 8 ? (value >> (8 * i)) & 0xFFU : 0U));
 }
 
 std::string pickle_text_for_pickles(const std::string& text) {
