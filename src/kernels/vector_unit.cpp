@@ -5,11 +5,7 @@
 namespace claimrag::kernels {
 namespace {
 
-VectorUnit fastest_unit() {
-  if (cpu_runs_avx512()) return VectorUnit::avx512;
-  if (cpu_runs_avx2()) return VectorUnit::avx2;
-  return VectorUnit::scalar;
-}
+constexpr VectorUnit kEveryUnit[] = {VectorUnit::scalar, VectorUnit::avx2, VectorUnit::avx512};
 
 }  // namespace
 
@@ -36,30 +32,37 @@ bool cpu_runs(VectorUnit unit) {
 }
 
 std::vector<VectorUnit> available_vector_units() {
-  std::vector<VectorUnit> units{VectorUnit::scalar};
-  if (cpu_runs_avx2()) units.push_back(VectorUnit::avx2);
-  if (cpu_runs_avx512()) units.push_back(VectorUnit::avx512);
+  std::vector<VectorUnit> units;
+  for (const VectorUnit unit : kEveryUnit) {
+    if (cpu_runs(unit)) units.push_back(unit);
+  }
   return units;
 }
 
 VectorUnit parse_vector_unit(const std::string& name, const std::string& source) {
-  for (const VectorUnit unit : {VectorUnit::scalar, VectorUnit::avx2, VectorUnit::avx512}) {
+  for (const VectorUnit unit : kEveryUnit) {
     if (name == vector_unit_name(unit)) return unit;
   }
   throw UsageError(source + ": unknown vector unit '" + abbreviated(name, 40) + "' (expected scalar, avx2 or avx512)");
 }
 
+namespace {
+
+// The rule best_vector_unit() applies once: the unit CLAIMRAG_VECTOR_UNIT names, else the fastest.
 VectorUnit chosen_vector_unit() {
+  const VectorUnit fastest = available_vector_units().back();
   const char* forced = std::getenv(kVectorUnitVariable);
-  if (forced == nullptr || *forced == '\0') return fastest_unit();
+  if (forced == nullptr || *forced == '\0') return fastest;
   const std::string source = std::string(kVectorUnitVariable) + "=" + abbreviated(forced, 40);
   const VectorUnit unit = parse_vector_unit(forced, source);
   if (!cpu_runs(unit)) {
     throw UsageError(source + ": this CPU does not run " + vector_unit_name(unit) + " (it runs up to " +
-                     vector_unit_name(fastest_unit()) + ")");
+                     vector_unit_name(fastest) + ")");
   }
   return unit;
 }
+
+}  // namespace
 
 VectorUnit best_vector_unit() {
   static const VectorUnit best = chosen_vector_unit();

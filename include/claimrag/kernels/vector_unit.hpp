@@ -45,18 +45,17 @@ inline constexpr const char* kVectorUnitVariable = "CLAIMRAG_VECTOR_UNIT";
 /// on one machine.
 VectorUnit best_vector_unit();
 
-/// The unit best_vector_unit() chooses for the current environment, computed afresh (the tests
-/// check the rule; the program uses best_vector_unit()).
-VectorUnit chosen_vector_unit();
-
 /// The version of a kernel for `unit`, one of the three given; an InternalError naming `kernel`
 /// when this CPU does not run the unit.
 template <typename Function>
 Function for_unit(VectorUnit unit, Function scalar, Function avx2, Function avx512, const char* kernel) {
-  if (unit == VectorUnit::scalar) return scalar;
-  if (unit == VectorUnit::avx2 && cpu_runs_avx2()) return avx2;
-  if (unit == VectorUnit::avx512 && cpu_runs_avx512()) return avx512;
-  throw InternalError(std::string("this CPU does not run the ") + vector_unit_name(unit) + " " + kernel);
+  if (!cpu_runs(unit)) throw InternalError(std::string("this CPU does not run the ") + vector_unit_name(unit) + " " + kernel);
+  switch (unit) {
+    case VectorUnit::scalar: return scalar;
+    case VectorUnit::avx2: return avx2;
+    case VectorUnit::avx512: return avx512;
+  }
+  return scalar;
 }
 
 }  // namespace claimrag::kernels
