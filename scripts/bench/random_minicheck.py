@@ -18,8 +18,6 @@ import os
 import shutil
 import sys
 
-import numpy
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import random_weights  # noqa: E402
@@ -47,16 +45,7 @@ def main():
     shape, folder = sys.argv[1], sys.argv[2]
     config, prefix, tokenizer = config_of(shape)
     tensors = random_weights.classifier_tensors(config, prefix)
-    generator = numpy.random.default_rng(42)
-    os.makedirs(folder, exist_ok=True)
-
-    def draw(dims, std, mean):
-        values = generator.standard_normal(dims, dtype=numpy.float32) * numpy.float32(std) + numpy.float32(mean)
-        return values.astype("<f4").tobytes()
-
-    size = random_weights.write_safetensors(os.path.join(folder, "model.safetensors"), tensors, draw)
-    with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as out:
-        json.dump(config, out, indent=1, sort_keys=True)
+    size = random_weights.write_numpy_checkpoint(folder, tensors, config)
     for name in sorted(os.listdir(tokenizer)):
         if name != "config.json":
             shutil.copyfile(os.path.join(tokenizer, name), os.path.join(folder, name))
