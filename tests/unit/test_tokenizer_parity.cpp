@@ -65,3 +65,4 @@ TEST(TokenizerParity, XlmRobertaSentencePieceFairseqIds) {
 TEST(TokenizerParity, UnigramByteFallbackTokenizerJson) {
   check_folder("unigram-byte-fallback-json", "tokenizer.json: Unigram");
 }
+TEST(TokenizerParity, SentencePieceT5) { check_folder("t5-spiece", "spiece.model: SentencePiece (T5)"); }
