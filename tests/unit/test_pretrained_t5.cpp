@@ -266,5 +266,23 @@ TEST(T5Loading, StoredCopiesOfTheSharedEmbeddingsAreAccepted) {
   EXPECT_LE(testing::max_abs_difference(predictions[0].values.data(), fixture.cases[0].values), kT5Tolerance);
 }
 
+// pytorch_model.bin as torch.save writes T5ForConditionalGeneration's state dict: shared.weight and
+// the stacks' embed_tokens as three names over one storage, transposed views
+// (scripts/fixtures/pytorch_bin_fixtures.py).
+TEST(T5Loading, PytorchModelBinWithTiedNamesGivesTheSameOutputs) {
+  const testing::TempFolder temp;
+  const auto folder = testing::copy_checkpoint(temp, kT5Fixture);
+  std::filesystem::remove(folder / "model.safetensors");
+  std::filesystem::copy_file(testing::pretrained_fixtures() / "torch" / kT5Fixture / "pytorch_model.bin", folder / "pytorch_model.bin");
+  const auto fixture = testing::expected_fixture(kT5Fixture);
+  const auto model = load_pretrained_model(folder, minicheck_options());
+  std::vector<TokenSequence> sequences;
+  for (const auto& c : fixture.cases) sequences.push_back(c.sequence);
+  const auto predictions = model.predict(sequences, RunOptions{});
+  for (std::size_t i = 0; i < fixture.cases.size(); ++i) {
+    EXPECT_LE(testing::max_abs_difference(predictions[i].values.data(), fixture.cases[i].values), kT5Tolerance) << "case " << i;
+  }
+}
+
 }  // namespace
 }  // namespace claimrag::pretrained
