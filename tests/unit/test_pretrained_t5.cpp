@@ -155,6 +155,19 @@ TEST(T5TextModel, MiniCheckTextGivesTheReferenceLogitsAndNamesItsLabelTokens) {
   expect_contains(model.record().at("tokenizer").get<std::string>(), "spiece.model: SentencePiece (T5), 332 tokens");
 }
 
+// The same folder with T5's tokenizer.json beside spiece.model (read first, as AutoTokenizer reads
+// it: WhitespaceSplit then Metaspace) gives the same ids on MiniCheck's texts.
+TEST(T5TextModel, TokenizerJsonGivesTheSameIdsOnMiniCheckTexts) {
+  const testing::TempFolder temp;
+  const auto folder = testing::copy_checkpoint(temp, kT5Fixture);
+  std::filesystem::copy_file(testing::pretrained_fixtures() / "tokenizers/t5-tokenizer-json/tokenizer.json", folder / "tokenizer.json");
+  const TextModel model(folder, minicheck_options());
+  EXPECT_EQ(model.tokenizer().description().rfind("tokenizer.json: Unigram", 0), 0U) << model.tokenizer().description();
+  for (const auto& c : testing::expected_fixture(kT5Fixture).cases) {
+    EXPECT_EQ(model.tokenizer().encode(c.text, std::nullopt, c.max_length).input_ids, c.sequence.input_ids) << c.text;
+  }
+}
+
 TEST(T5Predict, LabelTokensAreRequiredAndGiveLogitsAndProbabilities) {
   const testing::TempFolder temp;
   const auto fixture = testing::expected_fixture(kT5Fixture);
