@@ -84,7 +84,7 @@ std::vector<std::size_t> stack_boundaries(const std::vector<TokenSequence>& sequ
 void check_t5_labels(const std::filesystem::path& folder, ModelConfig& config, const std::vector<std::int32_t>& label_tokens) {
   if (label_tokens.empty()) {
     throw UsageError(folder.string() + ": a T5 checkpoint outputs the logits of label tokens, and none were given "
-                                       "(MiniCheck-Flan-T5 reads tokens 3 and 209: --label-tokens 3,209)");
+                                       "(MiniCheck-Flan-T5 reads tokens 3 and 209; predict takes them as --label-tokens 3,209)");
   }
   for (const std::int32_t token : label_tokens) {
     if (token < 0 || token >= config.vocab_size) {

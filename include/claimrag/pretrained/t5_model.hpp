@@ -54,7 +54,7 @@ class T5Model {
  private:
   struct PackedBlock {
     nn::Matrix<float> self_attention_norm;
-    EncoderLinear self_query_key_value;  ///< encoder: q, k, v; decoder: v alone (see run_decoder)
+    EncoderLinear self_query_key_value;  ///< encoder: q, k, v; decoder: v alone (one step attends to itself alone)
     EncoderLinear self_output;
     nn::Matrix<float> cross_attention_norm;
     EncoderLinear cross_query;
@@ -74,7 +74,7 @@ class T5Model {
   /// One sequence's encoder self-attention: `projected` [tokens, 3 × inner] holds its queries,
   /// keys and values side by side; writes `context` [tokens, inner].
   void self_attend(const ConstRowBlock& projected, RowBlock context) const;
-  /// The decoder's feed-forward sub-layer of `block` added to `hidden` [rows, d_model] (either stack).
+  /// The feed-forward sub-layer of `block` (of either stack) added to `hidden` [rows, d_model].
   void add_feed_forward(const PackedBlock& block, nn::Matrix<float>& hidden) const;
 
   ModelConfig config_;

@@ -35,7 +35,7 @@ struct T5Weights {
   std::vector<T5BlockWeights> encoder_blocks;
   std::vector<T5BlockWeights> decoder_blocks;
   nn::Matrix<float> encoder_position_bias;  ///< encoder.block.0's relative_attention_bias: [buckets, heads]
-  nn::Matrix<float> decoder_position_bias;  ///< decoder.block.0's, read for its shape only (see t5_model.hpp)
+  nn::Matrix<float> decoder_position_bias;  ///< decoder.block.0's, checked but unused: one decoder step attends to itself alone
   nn::Matrix<float> encoder_final_norm;     ///< 1 × d_model
   nn::Matrix<float> decoder_final_norm;
   /// The output-embedding rows of the label tokens, in label order: [labels, d_model] (lm_head's
