@@ -1,7 +1,8 @@
-// T5 (MiniCheck-Flan-T5-Large's family) against the reference: a random checkpoint with
-// google/flan-t5-large's published configuration, sizes shrunk, and a tiny SentencePiece model in
-// T5's layout, whose expected outputs scripts/fixtures/t5_fixtures.py computed in PyTorch from the
-// reference library's definitions. claimrag's tokenizer of the folder must give the reference
+// T5 (MiniCheck-Flan-T5-Large's family) against the reference: random checkpoints with
+// google/flan-t5-large's published configuration (gated-gelu, untied) and t5-small's (relu, tied
+// embeddings, three labels), sizes shrunk, and a tiny SentencePiece model in T5's layout, whose
+// expected outputs scripts/fixtures/t5_fixtures.py computed in PyTorch from the reference
+// library's definitions. claimrag's tokenizer of the folder must give the reference
 // tokenizer's ids for MiniCheck's inputs ("predict: " + chunk + "</s>" + claim), and the model run
 // on them the reference's label-token logits, their softmax and every encoder state.
 
@@ -32,8 +33,16 @@ LoadOptions minicheck_options(Precision precision = Precision::f32) {
   return options;
 }
 
-nlohmann::json t5_expected() {
-  return nlohmann::json::parse(io::read_file(testing::pretrained_fixtures() / "expected" / (kT5Fixture + ".json")));
+nlohmann::json t5_expected(const std::string& name = kT5Fixture) {
+  return nlohmann::json::parse(io::read_file(testing::pretrained_fixtures() / "expected" / (name + ".json")));
+}
+
+// The fixture's own label tokens (MiniCheck's 3 and 209 for the Flan-T5 one).
+LoadOptions fixture_options(const std::string& name, Precision precision = Precision::f32) {
+  LoadOptions options;
+  options.precision = precision;
+  options.label_tokens = t5_expected(name).at("label_tokens").get<std::vector<std::int32_t>>();
+  return options;
 }
 
 // Each case tokenized by claimrag's tokenizer of the fixture folder, every id checked.
@@ -50,13 +59,16 @@ std::vector<TokenSequence> tokenize_t5_cases(const testing::ExpectedFixture& fix
   return sequences;
 }
 
-TEST(T5Parity, IdsLabelLogitsProbabilitiesAndEncoderStatesMatchTheReference) {
-  const auto fixture = testing::expected_fixture(kT5Fixture);
-  const auto expected = t5_expected();
-  ASSERT_EQ(expected.at("label_tokens").get<std::vector<std::int32_t>>(), (std::vector<std::int32_t>{3, 209}));
-  const auto model = load_pretrained_model(testing::fixture_checkpoint(kT5Fixture), minicheck_options());
+class T5Parity : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(T5Parity, IdsLabelLogitsProbabilitiesAndEncoderStatesMatchTheReference) {
+  const std::string name = GetParam();
+  const auto fixture = testing::expected_fixture(name);
+  const auto expected = t5_expected(name);
+  const auto model = load_pretrained_model(testing::fixture_checkpoint(name), fixture_options(name));
   EXPECT_EQ(model.head(), HeadKind::classification);
-  EXPECT_EQ(model.config().labels, (std::vector<std::string>{"LABEL_0", "LABEL_1"}));
+  EXPECT_EQ(model.config().labels, expected.at("labels").get<std::vector<std::string>>());
+  const std::size_t labels = model.config().labels.size();
   const auto sequences = tokenize_t5_cases(fixture);
   ASSERT_GE(sequences.size(), 7U);
   const auto predictions = model.predict(sequences, RunOptions{3, true});
@@ -66,13 +78,13 @@ TEST(T5Parity, IdsLabelLogitsProbabilitiesAndEncoderStatesMatchTheReference) {
   std::size_t layers_checked = 0;
   for (std::size_t i = 0; i < fixture.cases.size(); ++i) {
     const auto& c = fixture.cases[i];
-    ASSERT_EQ(predictions[i].values.size(), 2U);
+    ASSERT_EQ(predictions[i].values.size(), labels);
     const float logits = testing::max_abs_difference(predictions[i].values.data(), c.values);
     EXPECT_LE(logits, kT5Tolerance) << "case " << i;
     worst_logits = std::max(worst_logits, logits);
     const std::vector<double> softmaxed = softmax(predictions[i].values);
     const auto reference = expected.at("cases")[i].at("probabilities").get<std::vector<double>>();
-    for (std::size_t k = 0; k < 2; ++k) {
+    for (std::size_t k = 0; k < labels; ++k) {
       const auto difference = static_cast<float>(std::abs(softmaxed[k] - reference[k]));
       EXPECT_LE(difference, kT5Tolerance) << "case " << i;
       worst_probabilities = std::max(worst_probabilities, difference);
@@ -89,15 +101,16 @@ TEST(T5Parity, IdsLabelLogitsProbabilitiesAndEncoderStatesMatchTheReference) {
     }
   }
   EXPECT_GE(layers_checked, 6U);
-  std::printf("[ parity ] %s: max |diff| label logits %.3g, probabilities %.3g, encoder states %.3g\n", kT5Fixture.c_str(),
+  std::printf("[ parity ] %s: max |diff| label logits %.3g, probabilities %.3g, encoder states %.3g\n", name.c_str(),
               worst_logits, worst_probabilities, worst_states);
 }
 
-TEST(T5Parity, SameBytesForAnyThreadCountAndBatchSize) {
-  const auto fixture = testing::expected_fixture(kT5Fixture);
+TEST_P(T5Parity, SameBytesForAnyThreadCountAndBatchSize) {
+  const std::string name = GetParam();
+  const auto fixture = testing::expected_fixture(name);
   const auto sequences = tokenize_t5_cases(fixture);
   for (const Precision precision : {Precision::f32, Precision::int8}) {
-    const auto model = load_pretrained_model(testing::fixture_checkpoint(kT5Fixture), minicheck_options(precision));
+    const auto model = load_pretrained_model(testing::fixture_checkpoint(name), fixture_options(name, precision));
     const int threads = omp_get_max_threads();
     omp_set_num_threads(1);
     const auto one = model.predict(sequences, RunOptions{1, false});
@@ -106,16 +119,18 @@ TEST(T5Parity, SameBytesForAnyThreadCountAndBatchSize) {
     const auto all = model.predict(sequences, RunOptions{64, false});
     omp_set_num_threads(threads);
     for (std::size_t i = 0; i < one.size(); ++i) {
-      ASSERT_EQ(one[i].values.size(), 2U);
-      EXPECT_EQ(std::memcmp(one[i].values.data(), two[i].values.data(), 2 * sizeof(float)), 0) << "case " << i;
-      EXPECT_EQ(std::memcmp(one[i].values.data(), all[i].values.data(), 2 * sizeof(float)), 0) << "case " << i;
+      const std::size_t bytes = one[i].values.size() * sizeof(float);
+      ASSERT_EQ(one[i].values.size(), fixture.cases[i].values.size());
+      EXPECT_EQ(std::memcmp(one[i].values.data(), two[i].values.data(), bytes), 0) << "case " << i;
+      EXPECT_EQ(std::memcmp(one[i].values.data(), all[i].values.data(), bytes), 0) << "case " << i;
     }
   }
 }
 
-TEST(T5Parity, Int8StaysCloseToTheReference) {
-  const auto fixture = testing::expected_fixture(kT5Fixture);
-  const auto model = load_pretrained_model(testing::fixture_checkpoint(kT5Fixture), minicheck_options(Precision::int8));
+TEST_P(T5Parity, Int8StaysCloseToTheReference) {
+  const std::string name = GetParam();
+  const auto fixture = testing::expected_fixture(name);
+  const auto model = load_pretrained_model(testing::fixture_checkpoint(name), fixture_options(name, Precision::int8));
   EXPECT_NE(model.description().find("int8"), std::string::npos) << model.description();
   const auto predictions = model.predict(tokenize_t5_cases(fixture), RunOptions{});
   for (std::size_t i = 0; i < fixture.cases.size(); ++i) {
@@ -123,7 +138,12 @@ TEST(T5Parity, Int8StaysCloseToTheReference) {
   }
 }
 
-TEST(T5Parity, RelativeBucketsAreTheReferenceFormulas) {
+// Flan-T5's gated-gelu feed-forward with untied lm_head (MiniCheck's tokens), and T5 v1.0's relu
+// one with tied embeddings (the decoder's output rescaled before the shared table) and id2label.
+INSTANTIATE_TEST_SUITE_P(Pretrained, T5Parity, ::testing::Values("real-flan-t5-large", "t5-small-tied"),
+                         testing::fixture_test_name);
+
+TEST(T5Buckets, RelativeBucketsAreTheReferenceFormulas) {
   const auto buckets = t5_expected().at("relative_buckets");
   const auto num_buckets = buckets.at("num_buckets").get<std::int64_t>();
   const auto max_distance = buckets.at("max_distance").get<std::int64_t>();
