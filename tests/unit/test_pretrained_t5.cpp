@@ -245,8 +245,28 @@ TEST(T5Loading, BadConfigurationsAreRefusedByName) {
                   "unknown feed_forward_proj 'double-gelu'");
   expect_contains(t5_config_error([](nlohmann::json& c) { c["architectures"] = {"T5EncoderModel"}; }),
                   "T5ForConditionalGeneration");
+  expect_contains(t5_config_error([](nlohmann::json& c) { c["is_encoder_decoder"] = false; }), "is_encoder_decoder is false");
+  expect_contains(t5_config_error([](nlohmann::json& c) { c["decoder_start_token_id"] = 332; }),
+                  "\"decoder_start_token_id\" 332 is not a token id");
   // Sizes that disagree with the weights: the tensor is named with its file.
   expect_contains(t5_config_error([](nlohmann::json& c) { c["d_ff"] = 40; }), "has shape [48, 32], expected [40, 32]");
+}
+
+TEST(T5Tokenizer, LegacyFalseIsRefusedAndExtraIdsSetTheSentinels) {
+  const testing::TempFolder temp;
+  const auto folder = testing::copy_checkpoint(temp, kT5Fixture);
+  auto settings = nlohmann::json::parse(io::read_file(folder / "tokenizer_config.json"));
+  settings["extra_ids"] = 3;
+  io::write_file_atomically(folder / "tokenizer_config.json", settings.dump());
+  const auto tokenizer = tokenizer::load_tokenizer(folder, "t5");
+  EXPECT_EQ(tokenizer->vocabulary_size(), 232U + 3U);
+  // <extra_id_0> is the highest id; <extra_id_3> is no sentinel of this folder, so plain text.
+  EXPECT_EQ(tokenizer->encode("<extra_id_0>", std::nullopt, 0).input_ids, (std::vector<std::int32_t>{234, 1}));
+  EXPECT_EQ(tokenizer->encode("<extra_id_2>", std::nullopt, 0).input_ids, (std::vector<std::int32_t>{232, 1}));
+  EXPECT_GT(tokenizer->encode("<extra_id_3>", std::nullopt, 0).input_ids.size(), 2U);
+  settings["legacy"] = false;
+  io::write_file_atomically(folder / "tokenizer_config.json", settings.dump());
+  expect_contains(error_of<DataError>([&] { (void)tokenizer::load_tokenizer(folder, "t5"); }), "\"legacy\": false");
 }
 
 // A copy of the fixture whose model.safetensors `edit` rewrites, loaded with MiniCheck's label tokens.
