@@ -14,12 +14,9 @@ size costs while its verdicts mean nothing. The tokenizer files are the real DeB
 (Debian's python3-numpy).
 """
 
-import json
 import os
 import shutil
 import sys
-
-import numpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -41,16 +38,7 @@ def main():
     config = dict(fixtures.DEBERTA_V3_BASE_NLI, **SHAPES[shape])
     config["pooler_hidden_size"] = config["hidden_size"]
     tensors = random_weights.classifier_tensors(config, "deberta.")
-    generator = numpy.random.default_rng(42)
-    os.makedirs(folder, exist_ok=True)
-
-    def draw(dims, std, mean):
-        values = generator.standard_normal(dims, dtype=numpy.float32) * numpy.float32(std) + numpy.float32(mean)
-        return values.astype("<f4").tobytes()
-
-    size = random_weights.write_safetensors(os.path.join(folder, "model.safetensors"), tensors, draw)
-    with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as out:
-        json.dump(config, out, indent=1, sort_keys=True)
+    size = random_weights.write_numpy_checkpoint(folder, tensors, config)
     for name in ("spm.model", "added_tokens.json", "special_tokens_map.json", "tokenizer_config.json"):
         shutil.copyfile(os.path.join(TOKENIZER, name), os.path.join(folder, name))
     print("%s: DeBERTa-v3-%s, %d tensors, %.0f MB of F32 weights" % (folder, shape, len(tensors), size / 1e6))

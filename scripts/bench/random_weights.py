@@ -49,3 +49,21 @@ def write_safetensors(path, tensors, draw):
         for name in names:
             out.write(draw(*tensors[name]))
     return sum(entry[3] for entry in entries)
+
+
+def write_numpy_checkpoint(folder, tensors, config, seed=42):
+    """model.safetensors of `tensors` drawn from numpy's seeded normal generator, and config.json;
+    returns the bytes of weights written. Needs numpy (Debian's python3-numpy)."""
+    import json
+    import numpy
+    generator = numpy.random.default_rng(seed)
+    os.makedirs(folder, exist_ok=True)
+
+    def draw(dims, std, mean):
+        values = generator.standard_normal(dims, dtype=numpy.float32) * numpy.float32(std) + numpy.float32(mean)
+        return values.astype("<f4").tobytes()
+
+    size = write_safetensors(os.path.join(folder, "model.safetensors"), tensors, draw)
+    with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as out:
+        json.dump(config, out, indent=1, sort_keys=True)
+    return size

@@ -6,10 +6,12 @@
 #include "claimrag/experiment/retrieval/evaluate_stage.hpp"
 #include "claimrag/experiment/evidence/evidence_evaluation.hpp"
 #include "claimrag/experiment/expectations.hpp"
+#include "claimrag/experiment/verification/calibration_stage.hpp"
 #include "claimrag/experiment/verification/verification_evaluation.hpp"
 #include "claimrag/experiment/paper.hpp"
 #include "claimrag/io/table.hpp"
 #include "commands.hpp"
+#include "judge_flags.hpp"
 #include "options.hpp"
 
 namespace claimrag::cli {
@@ -57,11 +59,28 @@ struct EvaluateOptions {
   std::string verification;
   std::string freeze;
   double freeze_tolerance = 0;
+  std::string pairs;     ///< labelled pairs, scored with --verifier
+  std::string verifier;
+  CheckpointReading reading;
+  JudgeFlags judge;
 };
 
+/// --pairs: the verifier on labelled pairs, per dataset (LLM-AggreFact's layout).
+void evaluate_pairs(const EvaluateOptions& options, const experiment::VerifierSource& source) {
+  if (!options.run.empty() || !options.evidence.empty() || !options.verification.empty() || !options.results.empty() ||
+      !options.check.empty() || !options.freeze.empty()) {
+    throw UsageError("--pairs goes without --run, --evidence, --verification, --results, --check and --freeze");
+  }
+  if (options.out.empty()) throw UsageError("--pairs needs --out");
+  const experiment::EvaluatePairsRequest request{options.pairs, options.out, source};
+  check_checkpoint_reading(options.reading, options.verifier);
+  experiment::run_evaluate_pairs(request, config_from(options.config, options.reading), std::cout);
+}
+
 /// The whole subcommand, in one of its modes: --results, --verification, --evidence or --run.
-void evaluate(const EvaluateOptions& flags) {
+void evaluate(const EvaluateOptions& flags, const experiment::VerifierSource& source) {
   const EvaluateOptions* options = &flags;
+  if (!options->pairs.empty()) return evaluate_pairs(*options, source);
   if (!options->results.empty()) {
     if (!options->run.empty() || !options->evidence.empty()) throw UsageError("--results goes without --run and --evidence");
     if (options->check.empty() && options->freeze.empty()) throw UsageError("--results needs --check or --freeze");
@@ -168,15 +187,30 @@ void add_evaluate_command(CLI::App& root) {
   command->add_option("--section", options->section,
                       "Section of --check to compare with (default: the run's tag, '+' read as '_')");
   add_freeze_options(*command, options->freeze, options->freeze_tolerance);
+  command->add_option("--pairs", options->pairs,
+                      "Labelled pairs (JSON Lines, LLM-AggreFact's layout or claimrag's): score --verifier on them per "
+                      "dataset (balanced accuracy, or macro-F1 for three labels)");
+  add_verifier_option(*command, options->verifier);
+  add_checkpoint_reading_options(*command, options->reading);
+  add_judge_flags(*command, options->judge);
+  add_threads_option(*command);
+  add_precision_option(*command);
   command->callback([options] {
+    if (options->pairs.empty() && !options->verifier.empty()) {
+      throw UsageError("--verifier is scored on labelled pairs: give it with --pairs");
+    }
+    experiment::VerifierSource source;
+    source.spec = options->verifier;
+    if (!options->pairs.empty()) set_served_source(source, options->judge, options->out + ".json");
     io::OutputDeclaration files{.inputs = {options->data, options->run, options->evidence, options->verification,
-                                           options->original, options->config, options->results, options->check},
-                                .files = {options->freeze}};
+                                           options->original, options->config, options->results, options->check,
+                                           options->pairs, options->pairs.empty() ? std::filesystem::path() : verifier_input(source)},
+                                .files = {options->freeze, source.served.record}};
     if (!options->out.empty()) {  // a prefix: its table and JSON
       files.files.emplace_back(options->out + ".tsv");
       files.files.emplace_back(options->out + ".json");
     }
-    with_outputs(files, [&] { evaluate(*options); });
+    with_outputs(files, [&] { evaluate(*options, source); });
   });
 }
 

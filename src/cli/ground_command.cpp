@@ -15,7 +15,7 @@ void add_ground_command(CLI::App& root) {
   struct Options {
     experiment::GroundRequest request;
     std::string answers, out, data, original, run, model, config;
-    std::vector<std::string> labels;  ///< --labels
+    CheckpointReading reading;  ///< --labels, --checker, --chunk-size
     double support_threshold = -1, conflict_threshold = -1, contradict_ratio = -1;
     JudgeFlags judge;  ///< the served flags (shared by --generate and a served --verifier), --prompt, --max-failures
     std::string questions, generate, prompt = "answer", prompt_file;
@@ -43,7 +43,7 @@ void add_ground_command(CLI::App& root) {
                       "Saved verifier (verify --pairs --save-model, or the reproduction's models/verifier_oracle.safetensors); "
                       "default: the built-in free-text verifier, trained on SciFact once and cached");
   add_verifier_option(*command, options->request.verifier);
-  add_labels_option(*command, options->labels);
+  add_checkpoint_reading_options(*command, options->reading);
   command->add_option("--support-threshold", options->support_threshold, "tau_s (default: the config's grounding.support_threshold)")
       ->check(number_in(0, 1));
   command->add_option("--conflict-threshold", options->conflict_threshold, "tau_c (default: the config's grounding.conflict_threshold)")
@@ -78,7 +78,7 @@ void add_ground_command(CLI::App& root) {
       verifier_flags.served.served.replay.clear();
     }
     const auto source = apply_judge_flags(request, verifier_flags, options->out);
-    check_labels_flag(options->labels, request.verifier);
+    check_checkpoint_reading(options->reading, request.verifier);
     // The generator and a served verifier share the flags and the recording: one file holds the
     // exchanges of every endpoint the command reached (served/recording.hpp).
     const auto served = resolve_served(options->judge.served, generates || is_served_verifier(request.verifier), options->out);
@@ -105,7 +105,7 @@ void add_ground_command(CLI::App& root) {
                              options->config, verifier_input(source), generates ? request.generation.prompt : std::filesystem::path{},
                              served.replay},
                   .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out), served.record}},
-                 [&] { experiment::run_ground(request, config_from(options->config, options->labels)); });
+                 [&] { experiment::run_ground(request, config_from(options->config, options->reading)); });
   });
 }
 

@@ -32,7 +32,7 @@ experiment::VerifierSource responder_verifier(const std::string& spec, const int
 void add_interrogate_command(CLI::App& root) {
   auto options = std::make_shared<interrogation::InterrogateCommand>();
   auto verifier = std::make_shared<std::string>();
-  auto labels = std::make_shared<std::vector<std::string>>();
+  auto reading = std::make_shared<CheckpointReading>();
   auto config = std::make_shared<std::string>();
   auto* command = root.add_subcommand(
       "interrogate", "Ask many agreeing and conflicting questions about each (claim, abstract) pair and fuse the answers into a verdict");
@@ -52,7 +52,7 @@ void add_interrogate_command(CLI::App& root) {
   command->add_option("--model", options->model_file,
                       "The built-in responder's verifier model (default: the built-in free-text verifier)");
   add_verifier_option(*command, *verifier);
-  add_labels_option(*command, *labels);
+  add_checkpoint_reading_options(*command, *reading);
   add_config_option(*command, *config);
   add_threads_option(*command);
   add_precision_option(*command);
@@ -96,13 +96,13 @@ void add_interrogate_command(CLI::App& root) {
   command->add_option("--record", options->record,
                       "Every answer in the recorded format (default for http: <out>.responses.jsonl)");
   command->add_option("--claims-out", options->claims_out, "JSON Lines: the claim-level verdicts");
-  command->callback([options, verifier, labels, config, probes] {
+  command->callback([options, verifier, reading, config, probes] {
     default_to_shipped(*probes, options->probes);
     auto run = *options;
     const experiment::VerifierSource source = responder_verifier(*verifier, *options);
-    check_labels_flag(*labels, *verifier);
+    check_checkpoint_reading(*reading, *verifier);
     const std::string config_file = *config;
-    run.open_verifier = [source, config_file, declared = *labels] {
+    run.open_verifier = [source, config_file, declared = *reading] {
       return experiment::open_verifier(source, config_from(config_file, declared));
     };
     auto files = interrogation::command_files(run);

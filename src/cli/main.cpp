@@ -28,7 +28,7 @@ namespace {
 void group_subcommands(CLI::App& root) {
   const std::pair<const char*, std::vector<const char*>> groups[] = {
       {"Reproduce the papers", {"reproduce"}},
-      {"Your own claims", {"verify", "predict", "ground", "sufficiency", "interrogate"}},
+      {"Your own claims", {"verify", "predict", "ground", "sufficiency", "interrogate", "calibrate"}},
       {"Building blocks", {"stats", "index", "retrieve", "fuse", "rerank", "extract-evidence", "gate"}},
       {"Analysis", {"evaluate", "compare-abstention", "sufficiency-bench"}},
   };
@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
   claimrag::cli::add_ground_command(root);
   claimrag::cli::add_sufficiency_command(root);
   claimrag::cli::add_interrogate_command(root);
+  claimrag::cli::add_calibrate_command(root);
   claimrag::cli::add_stats_command(root);
   claimrag::cli::add_index_command(root);
   claimrag::cli::add_retrieve_command(root);

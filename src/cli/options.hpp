@@ -15,6 +15,7 @@
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/output_plan.hpp"
 #include "claimrag/pretrained/precision.hpp"
+#include "claimrag/verification/checker_verifier.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
 #include "claimrag/experiment/verification/verifier_backend.hpp"
 
@@ -147,30 +148,56 @@ inline experiment::ExperimentConfig config_from(const std::string& path) {
   return path.empty() ? experiment::default_config() : experiment::load_config(path);
 }
 
-/// --labels NAMES on every subcommand that verifies: what a checkpoint's labels mean, in id order
-/// (verification/checkpoint_verifier.hpp), for a checker whose config.json names them otherwise.
-inline CLI::Option* add_labels_option(CLI::App& command, std::vector<std::string>& labels) {
-  return command
-      .add_option("--labels", labels,
+/// How a checkpoint verifier reads its labels and its pairs, on every subcommand that verifies:
+/// --labels NAMES (what its labels mean, in id order; verification/checkpoint_verifier.hpp),
+/// --checker KIND and --chunk-size N (verification/checker_verifier.hpp).
+struct CheckpointReading {
+  std::vector<std::string> labels;
+  std::string checker;         ///< empty: the configuration's verification.checkpoint.checker
+  std::size_t chunk_size = 0;  ///< 0: the configuration's, else the family's
+};
+
+inline void add_checkpoint_reading_options(CLI::App& command, CheckpointReading& reading) {
+  command
+      .add_option("--labels", reading.labels,
                   "With --verifier checkpoint:DIR: its labels in id order, e.g. unsupported,supported for a MiniCheck "
                   "checker (default: the configuration's verification.checkpoint.labels, else config.json's names)")
       ->delimiter(',');
+  command.add_option("--checker", reading.checker,
+                     "With --verifier checkpoint:DIR: how it reads a pair: nli (premise and claim, the default), "
+                     "minicheck (document chunks + EOS + claim, the largest P(supported)) or alignscore (minicheck's "
+                     "chunks, the mean over the claim's sentences)");
+  command.add_option("--chunk-size", reading.chunk_size,
+                     "With --checker minicheck|alignscore: a chunk's size in tokens (words for Flan-T5); default: "
+                     "the family's (400 tokens, 500 words)")
+      ->check(CLI::PositiveNumber);
 }
 
-/// Refuses --labels (UsageError) unless `spec` names a checkpoint, or when its names are no label
-/// set claimrag maps (verification::map_declared_labels): before any work.
-inline void check_labels_flag(const std::vector<std::string>& labels, const std::string& spec) {
-  if (labels.empty()) return;
+/// Refuses --labels, --checker and --chunk-size (UsageError) unless `spec` names a checkpoint, and
+/// names that are no label set or no checker claimrag knows: before any work.
+inline void check_checkpoint_reading(const CheckpointReading& reading, const std::string& spec) {
+  const bool given = !reading.labels.empty() || !reading.checker.empty() || reading.chunk_size != 0;
+  if (!given) return;
   if (spec.empty() || experiment::parse_verifier_spec(spec).kind != "checkpoint") {
-    throw UsageError("--labels declares a checkpoint's labels: give it with --verifier checkpoint:DIR");
+    throw UsageError("--labels, --checker and --chunk-size say how a checkpoint reads its pairs: give them with "
+                     "--verifier checkpoint:DIR");
   }
-  (void)verification::map_declared_labels(labels);
+  if (!reading.labels.empty()) (void)verification::map_declared_labels(reading.labels);
+  if (!reading.checker.empty()) (void)verification::parse_checker_kind(reading.checker);
 }
 
-/// config_from(path) with --labels, when given, as its verification.checkpoint.labels.
-inline experiment::ExperimentConfig config_from(const std::string& path, const std::vector<std::string>& labels) {
+/// config_from(path) with the flags given as its verification.checkpoint settings; --chunk-size
+/// without a checker that chunks is refused.
+inline experiment::ExperimentConfig config_from(const std::string& path, const CheckpointReading& reading) {
   auto config = config_from(path);
-  if (!labels.empty()) config.verification.checkpoint.labels = labels;
+  auto& checkpoint = config.verification.checkpoint;
+  if (!reading.labels.empty()) checkpoint.labels = reading.labels;
+  if (!reading.checker.empty()) checkpoint.checker = reading.checker;
+  if (reading.chunk_size != 0) checkpoint.chunk_size = reading.chunk_size;
+  if (checkpoint.chunk_size != 0 && checkpoint.checker == "nli") {
+    throw UsageError("--chunk-size (verification.checkpoint.chunk_size) sizes the chunks of --checker minicheck or "
+                     "alignscore; the nli rule reads sentences");
+  }
   return config;
 }
 

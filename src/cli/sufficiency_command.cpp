@@ -17,7 +17,7 @@ namespace {
 struct SufficiencyFlags {
   sufficiency::SufficiencyCommand command;
   std::string verifier;  ///< --verifier SPEC
-  std::vector<std::string> labels;  ///< --labels
+  CheckpointReading reading;  ///< --labels, --checker, --chunk-size
   experiment::VerifyRequest run;  ///< --data, --run, --split | --queries, --k, --original
   std::string config;
   JudgeFlags judge;                   ///< the served flags, the LLM verifier's --prompt, --max-failures
@@ -47,9 +47,9 @@ void run_command(SufficiencyFlags flags) {
     experiment::VerifierSource source = flags.source;
     source.model = flags.command.model;
     const std::string config_file = flags.config;
-    const auto labels = flags.labels;
-    flags.command.open_verifier = [source, config_file, labels] {
-      return experiment::open_verifier(source, config_from(config_file, labels));
+    const auto reading = flags.reading;
+    flags.command.open_verifier = [source, config_file, reading] {
+      return experiment::open_verifier(source, config_from(config_file, reading));
     };
   } else if (!flags.command.model.empty() || !flags.verifier.empty()) {
     throw UsageError("sufficiency: give --scores, or a verifier (--model, --verifier), not both");
@@ -87,7 +87,7 @@ void add_sufficiency_command(CLI::App& root) {
   command->add_option("--model", options.model,
                       "The pair verifier (a file of claimrag verify --save-model); default: the built-in free-text verifier");
   add_verifier_option(*command, flags->verifier);
-  add_labels_option(*command, flags->labels);
+  add_checkpoint_reading_options(*command, flags->reading);
   command->add_option("--scores", options.scores, "Pair scores instead of a verifier: JSON Lines {\"id\", \"pairs\": [[s, r, n], ...]}");
   command->add_option("--aggregator", options.aggregator, "SURE's aggregator: models/sufficiency_aggregator_free_text.json of a reproduction for the built-in verifier, sufficiency_aggregator.json for its oracle verifier (required unless --judge)");
   command->add_option("--judge", flags->judge_spec, "Instead of SURE: a served chat model judges each example, llm:URL (with --llm-model)");
@@ -117,7 +117,7 @@ void add_sufficiency_command(CLI::App& root) {
     }
     options.max_failures = flags->judge.max_failures;
     options.verifier_spec = flags->verifier;
-    check_labels_flag(flags->labels, flags->verifier);
+    check_checkpoint_reading(flags->reading, flags->verifier);
     const auto& served = judged ? flags->judge_served : source.served;
     with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
                              flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config,

@@ -14,7 +14,7 @@ void add_verify_command(CLI::App& root) {
   struct Options {
     experiment::VerifyRequest request;
     std::string data, split, queries, run, original, pairs, index, out, model, save_model, config;
-    std::vector<std::string> labels;  ///< --labels
+    CheckpointReading reading;  ///< --labels, --checker, --chunk-size
     JudgeFlags judge;
   };
   auto options = std::make_shared<Options>();
@@ -35,7 +35,7 @@ void add_verify_command(CLI::App& root) {
   command->add_option("--model", options->model,
                       "Saved verifier to use instead of the built-in one (--pairs: not one of the open setting)");
   add_verifier_option(*command, options->request.verifier);
-  add_labels_option(*command, options->labels);
+  add_checkpoint_reading_options(*command, options->reading);
   command->add_option("--save-model", options->save_model, "Where to save the trained verifier");
   add_judge_flags(*command, options->judge);
   add_config_option(*command, options->config);
@@ -54,13 +54,13 @@ void add_verify_command(CLI::App& root) {
     request.save_model = options->save_model;
     request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
     const auto source = apply_judge_flags(request, options->judge, options->out);
-    check_labels_flag(options->labels, request.verifier);
+    check_checkpoint_reading(options->reading, request.verifier);
     with_outputs({.inputs = {options->data, options->queries, options->run, options->pairs, options->index,
                              options->original, options->model, options->config, verifier_input(source),
                              source.served.replay},
                   .files = {options->out, options->save_model,
                             experiment::verifier_meta_output(options->request.verifier, options->out), source.served.record}},
-                 [&] { experiment::run_verify(request, config_from(options->config, options->labels), std::cout); });
+                 [&] { experiment::run_verify(request, config_from(options->config, options->reading), std::cout); });
   });
 }
 

@@ -12,6 +12,7 @@
 #include "claimrag/io/input_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/strict_json.hpp"
+#include "claimrag/verification/checker_verifier.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
 #include "claimrag/verification/label_features.hpp"
 #include "claimrag/experiment/verification/verifier_backend.hpp"
@@ -178,6 +179,8 @@ void read_checkpoint_verification(io::StrictObject object, CheckpointVerificatio
   read_size(object, "batch_size", checkpoint.batch_size, 1);
   object.read("stacked", checkpoint.stacked);
   object.read("labels", checkpoint.labels);
+  object.read("checker", checkpoint.checker);
+  read_size(object, "chunk_size", checkpoint.chunk_size, 0);
   object.read("premise_grid", checkpoint.premise_grid);
   object.read("threshold_grid", checkpoint.threshold_grid);
   object.finish();
@@ -186,6 +189,7 @@ void read_checkpoint_verification(io::StrictObject object, CheckpointVerificatio
     throw UsageError("verification.checkpoint.verifier must be checkpoint:DIR, not " + checkpoint.verifier);
   }
   (void)verification::parse_premise_unit(checkpoint.premise);
+  (void)verification::parse_checker_kind(checkpoint.checker);
   if (!checkpoint.labels.empty()) (void)verification::map_declared_labels(checkpoint.labels);
   for (const auto& premise : checkpoint.premise_grid) (void)verification::parse_premise_unit(premise);
   const auto in_range = [](double t) { return t > 0.0 && t <= 1.0; };

@@ -42,6 +42,7 @@ verification::EvidenceDocument context_item(simdjson::dom::element item, const d
     const std::string text = passage.string("text");
     if (is_blank_text(text)) fields.fail(place + " \"text\" is empty");
     document.sentences = passage_sentences(text);
+    document.text = text;
     return document;
   }
   const std::string doc_id = item_identifier(item, fields, position);
@@ -73,6 +74,7 @@ std::optional<verification::EvidenceDocument> ContextPassages::document(const st
   document.title = source.title;
   const auto abstract = abstract_of_.find(doc_id);
   document.sentences = abstract != abstract_of_.end() ? abstracts_[abstract->second].sentences : passage_sentences(source.text);
+  if (abstract == abstract_of_.end()) document.text = source.text;
   return document;
 }
 

@@ -17,6 +17,7 @@ verification::EvidenceDocument evidence_document(std::string doc_id, std::string
   for (auto& sentence : text::split_sentences(text)) document.sentences.push_back(std::move(sentence.text));
   // A text shorter than the splitter's minimum is still the whole evidence, never nothing.
   if (document.sentences.empty()) document.sentences.emplace_back(text);
+  document.text = text;
   return document;
 }
 

@@ -1,5 +1,8 @@
 #include "sentencepiece_class.hpp"
 
+#include "claimrag/tokenizer/precompiled_charsmap.hpp"
+#include "sentencepiece_model_fields.hpp"
+
 #include "claimrag/error.hpp"
 #include "claimrag/io/input_file.hpp"
 #include "claimrag/tokenizer/pipeline.hpp"
@@ -16,6 +19,10 @@ SentencePieceClassTokenizer::SentencePieceClassTokenizer(const std::filesystem::
       truncation_side_(settings.truncation_side == "left" ? TruncationSide::left : TruncationSide::right) {
   // Read by claimrag's bounded reader, not libsentencepiece's own (which reads a FIFO or a device to its end).
   const std::string model = io::read_file(file, io::kVocabularyInput);
+  // Its normalizer's replacements bounded before libsentencepiece applies them unbounded.
+  if (const auto charsmap = sentencepiece_normalizer_charsmap(model, file.string()); charsmap && !charsmap->empty()) {
+    (void)PrecompiledCharsmap(*charsmap, file.string());
+  }
   const auto status = processor_.LoadFromSerializedProto(model);
   if (!status.ok()) throw DataError(file.string(), "not a SentencePiece model (" + status.ToString() + ")");
 }

@@ -72,6 +72,12 @@ nlohmann::ordered_json rationale_json(const EvidenceDocument& document, const Do
   return rationale;
 }
 
+nlohmann::ordered_json chunks_json(const std::vector<ChunkScore>& chunks) {
+  nlohmann::ordered_json listed = nlohmann::ordered_json::array();
+  for (const auto& chunk : chunks) listed.push_back({{"text", chunk.text}, {"score", chunk.score}});
+  return listed;
+}
+
 bool not_enough_evidence(const ClaimVerdict& verdict) {
   for (const auto& document : verdict.documents) {
     if (document.label != Label::not_enough_info) return false;
@@ -96,6 +102,7 @@ nlohmann::ordered_json claim_verdict_json(const VerificationInput& input, const 
     if (document.contradict_ratio) documents.back()["contradict_ratio"] = *document.contradict_ratio;
     if (document.conflict_cues) documents.back()["conflict_cues"] = *document.conflict_cues;
     if (document.short_evidence) documents.back()["short_evidence"] = true;
+    if (!document.chunks.empty()) documents.back()["chunks"] = chunks_json(document.chunks);
     if (!document.failure.empty()) documents.back()["failed"] = document.failure;
   }
   nlohmann::ordered_json object{{"claim", input.claim}, {"not_enough_evidence", not_enough_evidence(verdict)}};

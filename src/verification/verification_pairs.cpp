@@ -39,6 +39,7 @@ std::vector<VerificationInput> read_verification_pairs(const std::filesystem::pa
     EvidenceDocument document;
     document.doc_id = id;
     document.sentences = evidence_sentences(evidence);
+    document.text = evidence;
     inputs.push_back({std::move(id), std::move(claim), {std::move(document)}});
   });
   return inputs;
@@ -56,6 +57,7 @@ nlohmann::ordered_json pair_verdict_json(const VerificationInput& input, const C
                               {"truncated_sentences", document.truncated_sentences}};
   if (document.conflict_cues) line["conflict_cues"] = *document.conflict_cues;
   if (document.short_evidence) line["short_evidence"] = true;  // judged by the short-evidence θ and γ
+  if (!document.chunks.empty()) line["chunks"] = chunks_json(document.chunks);
   if (!document.failure.empty()) line["failed"] = document.failure;
   if (!verdict.reason.empty()) line["reason"] = verdict.reason;  // e.g. a claim without a word
   return line;

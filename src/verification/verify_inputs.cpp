@@ -40,6 +40,7 @@ EvidenceDocument DocumentSentences::document(std::size_t position) const {
   document.doc_id = source.id;
   document.title = source.title;
   document.sentences = abstracts_.empty() ? evidence_sentences(source.text) : abstracts_[abstract_of_[position]].sentences;
+  if (abstracts_.empty()) document.text = source.text;
   return document;
 }
 

@@ -116,7 +116,8 @@ INSTANTIATE_TEST_SUITE_P(Pretrained, Parity,
 INSTANTIATE_TEST_SUITE_P(RealConfiguration, Parity,
                          ::testing::Values("real-deberta-v3-base-nli", "real-deberta-v3-prompt-injection",
                                            "real-roberta-large-mnli", "real-bert-base-uncased", "real-ms-marco-minilm-l6-v2",
-                                           "real-all-minilm-l6-v2", "real-bge-base-en-v1.5"),
+                                           "real-all-minilm-l6-v2", "real-bge-base-en-v1.5", "real-minicheck-roberta-large",
+                                           "real-minicheck-deberta-v3-large"),
                          testing::fixture_test_name);
 
 TEST(PretrainedHeads, EachFixtureHasTheHeadItsFolderDescribes) {

@@ -13,12 +13,14 @@
 #include <vector>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
 #include "claimrag/tokenizer/added_tokens.hpp"
 #include "claimrag/tokenizer/precompiled_charsmap.hpp"
 #include "claimrag/tokenizer/sentencepiece_normalizers.hpp"
 #include "claimrag/tokenizer/tokenizer.hpp"
 #include "claimrag/tokenizer/unigram.hpp"
 #include "claimrag/tokenizer/visible_text.hpp"
+#include "support/temp_folder.hpp"
 
 namespace claimrag::tokenizer {
 namespace {
@@ -101,6 +103,60 @@ TEST(TokenizerHostileFiles, ACharsmapRuleExpandingPastItsBoundIsRefused) {
   EXPECT_NE(message.find("expanding/tokenizer.json: "), std::string::npos) << message;
   EXPECT_NE(message.find("a replacement of " + std::to_string(kCharsmapLongestReplacement + 1) + " bytes"), std::string::npos)
       << message;
+}
+
+// Protobuf's length-delimited field `number` holding `bytes`.
+std::string protobuf_field(unsigned number, const std::string& bytes) {
+  std::string out;
+  const auto varint = [&](std::uint64_t value) {
+    do {
+      out.push_back(static_cast<char>((value & 0x7FU) | (value > 0x7F ? 0x80U : 0U)));
+      value >>= 7;
+    } while (value != 0);
+  };
+  varint((std::uint64_t{number} << 3) | 2U);
+  varint(bytes.size());
+  return out + bytes;
+}
+
+TEST(TokenizerHostileFiles, AnSpmModelsCharsmapExpandingPastItsBoundIsRefusedBeforeSentencePieceReadsIt) {
+  testing::TempFolder folder;
+  const auto source = std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/pretrained/tokenizers/deberta-v3-spm";
+  // Protobuf merges a repeated message field and keeps the last bytes: this normalizer_spec
+  // (ModelProto field 3) appended to a valid model replaces its precompiled_charsmap (field 2).
+  const auto with_charsmap = [&](const std::string& name, const std::string& charsmap) {
+    const auto model_folder = folder.path() / name;
+    std::filesystem::create_directories(model_folder);
+    for (const auto& entry : std::filesystem::directory_iterator(source)) {
+      std::filesystem::copy_file(entry.path(), model_folder / entry.path().filename());
+    }
+    std::string model = io::read_file(model_folder / "spm.model");
+    model += protobuf_field(3, protobuf_field(2, charsmap));
+    io::write_file_atomically(model_folder / "spm.model", model);
+    return model_folder;
+  };
+  const auto fitting = load_tokenizer(with_charsmap("fitting", one_rule_charsmap("bc")), "deberta-v2");
+  EXPECT_FALSE(fitting->encode("a cat", std::nullopt, 0).input_ids.empty());
+  const auto expanding = with_charsmap("expanding", one_rule_charsmap(std::string(kCharsmapLongestReplacement + 1, 'b')));
+  std::string message;
+  try {
+    (void)load_tokenizer(expanding, "deberta-v2");
+  } catch (const DataError& error) {
+    message = error.what();
+  }
+  EXPECT_NE(message.find((expanding / "spm.model").string()), std::string::npos) << message;
+  EXPECT_NE(message.find("a replacement of " + std::to_string(kCharsmapLongestReplacement + 1) + " bytes"), std::string::npos)
+      << message;
+  // A broken protobuf on the way to the charsmap is named too.
+  const auto broken = with_charsmap("broken", one_rule_charsmap("bc"));
+  io::write_file_atomically(broken / "spm.model", io::read_file(broken / "spm.model") + "\x1a");  // field 3 without its length
+  std::string broken_message;
+  try {
+    (void)load_tokenizer(broken, "deberta-v2");
+  } catch (const DataError& error) {
+    broken_message = error.what();
+  }
+  EXPECT_NE(broken_message.find("protobuf is broken"), std::string::npos) << broken_message;
 }
 
 TEST(TokenizerHostileFiles, ThousandsOfAddedTokensAreMatchedInOnePass) {

@@ -121,6 +121,11 @@ struct CheckpointVerificationConfig {
   /// What the checkpoint's labels mean, in id order (`--labels`; verification/checkpoint_verifier.hpp):
   /// {"unsupported", "supported"} for a MiniCheck checker. Empty: config.json's names.
   std::vector<std::string> labels;
+  /// How the checkpoint reads a pair (`--checker`; verification/checker_verifier.hpp): nli (the
+  /// premise rule above), minicheck or alignscore (chunks + EOS + claim; `threshold` then is the
+  /// score above which a document supports the claim).
+  std::string checker = "nli";
+  std::size_t chunk_size = 0;  ///< the checkers' chunk size (`--chunk-size`); 0: the family's
   std::vector<std::string> premise_grid{"sentence", "window", "abstract"};
   std::vector<double> threshold_grid{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
 };

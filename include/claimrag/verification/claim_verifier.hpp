@@ -40,6 +40,10 @@ struct EvidenceDocument {
   std::vector<std::string> sentences;
   std::size_t retrieval_rank = 0;  ///< 1-based rank in the run that proposed it; 0 when given (oracle, user)
   double retrieval_score = 0.0;    ///< that run's score; 0 when given
+  /// The document as written, when the input had it as one text (a pair's evidence, a corpus
+  /// document's text): what the grounding checkers chunk (checker_verifier.hpp). Empty when only
+  /// sentences were given (SciFact's release layout).
+  std::string text{};
 };
 
 /// One claim and the documents to judge it against.
@@ -47,6 +51,12 @@ struct VerificationInput {
   std::string claim_id;
   std::string claim;
   std::vector<EvidenceDocument> documents;
+};
+
+/// A chunk of a document a grounding checker read (checker_verifier.hpp) and its P(supported).
+struct ChunkScore {
+  std::string text;
+  double score = 0.0;
 };
 
 struct SentenceScore {
@@ -81,6 +91,9 @@ struct DocumentVerdict {
   /// Whether the rule was the free-text verifier's rule for short evidence
   /// (VerificationOptions::free_text_short_evidence), whose θ and γ are its own.
   bool short_evidence = false;
+  /// The chunks a grounding checker read, in document order, with their P(supported); empty for
+  /// the other verifiers.
+  std::vector<ChunkScore> chunks{};
 };
 
 /// The verdicts on one claim: one per input document, in input order. `reason` says why a claim

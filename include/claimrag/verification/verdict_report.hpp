@@ -15,6 +15,7 @@
 #include <array>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "claimrag/verification/claim_verifier.hpp"
 
@@ -26,6 +27,9 @@ nlohmann::ordered_json probabilities_json(const std::array<double, label_count>&
 /// The selected sentences of `document`, best first: [{"sentence", "text", "score"}]. The
 /// verdict must score every sentence in order (verify_claims checks it).
 nlohmann::ordered_json rationale_json(const EvidenceDocument& document, const DocumentVerdict& verdict);
+
+/// A grounding checker's chunks in document order: [{"text", "score"}] (score: P(supported)).
+nlohmann::ordered_json chunks_json(const std::vector<ChunkScore>& chunks);
 
 /// True when no document verdict is SUPPORT or CONTRADICT (also when there is no document).
 bool not_enough_evidence(const ClaimVerdict& verdict);

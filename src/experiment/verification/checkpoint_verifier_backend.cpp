@@ -6,11 +6,13 @@
 
 #include <vector>
 
+#include "claimrag/error.hpp"
 #include "claimrag/experiment/verification/free_text_verifier.hpp"
 #include "claimrag/experiment/verification/verifier_backend.hpp"
 #include "claimrag/experiment/verification/verifier_factory.hpp"
 #include "claimrag/pretrained/precision.hpp"
 #include "claimrag/pretrained/text_model.hpp"
+#include "claimrag/verification/checker_verifier.hpp"
 #include "claimrag/verification/checkpoint_verifier.hpp"
 #include "claimrag/verification/cross_fitted.hpp"
 #include "claimrag/verification/stacked_verifier.hpp"
@@ -44,13 +46,30 @@ std::unique_ptr<verification::ClaimVerifier> open_stacked_verifier(const Verifie
   return verification::make_stacked_verifier(std::move(builtin), std::move(checkpoint), model);
 }
 
+// The labels a checker reads: the user's, else config.json's names when they are NLI names, else,
+// for a two-label head, the reference's reading of the MiniCheck checkers (label 1 supported).
+std::vector<std::string> checker_labels(const fs::path& folder, const ExperimentConfig& config) {
+  const auto& declared = config.verification.checkpoint.labels;
+  if (!declared.empty()) return declared;
+  const auto model_config = pretrained::read_model_config(folder);
+  if (model_config.labels.size() != 2) return {};
+  try {
+    (void)verification::map_nli_labels(model_config.labels, model_config.file);
+    return {};
+  } catch (const DataError&) {
+    return {"unsupported", "supported"};
+  }
+}
+
 // From the files alone: the checkpoint's weights are not loaded a second time to describe them.
 void describe_checkpoint(nlohmann::ordered_json& record, const VerifierSource&, const verification::VerifierSpec& spec,
                          const ExperimentConfig& config) {
   const auto options = checkpoint_verifier_options(config);
   auto checkpoint = pretrained::checkpoint_files_record(spec.location);
   const auto model_config = pretrained::read_model_config(spec.location);
-  const auto& declared = config.verification.checkpoint.labels;
+  const auto checker = verification::parse_checker_kind(config.verification.checkpoint.checker);
+  const auto declared = checker == verification::CheckerKind::nli ? config.verification.checkpoint.labels
+                                                                   : checker_labels(spec.location, config);
   const auto labels = verification::checkpoint_labels(model_config.labels, model_config.file, declared);
   if (!declared.empty()) checkpoint["declared_labels"] = declared;
   auto label_map = nlohmann::ordered_json::object();
@@ -59,10 +78,40 @@ void describe_checkpoint(nlohmann::ordered_json& record, const VerifierSource&, 
   checkpoint["precision"] = pretrained::precision_name(pretrained::default_checkpoint_precision());
   record["checkpoint"] = std::move(checkpoint);
   record["stacked"] = config.verification.checkpoint.stacked;
+  if (checker != verification::CheckerKind::nli) {
+    const auto settings = verification::known_checker_settings(model_config.model_type);
+    const std::size_t chunk_size = config.verification.checkpoint.chunk_size;
+    record["rule"] = {{"checker", verification::checker_kind_name(checker)},
+                      {"chunk_size", chunk_size != 0 ? chunk_size : settings.chunk_size},
+                      {"chunk_count", settings.counts_words ? "words" : "tokens"},
+                      {"prefix", settings.prefix},
+                      {"threshold", options.rule.threshold},
+                      {"max_rationale", options.rule.max_rationale},
+                      {"max_length", options.max_length}};
+    return;
+  }
   record["rule"] = {{"premise", verification::premise_unit_name(options.rule.premise)},
                     {"threshold", options.rule.threshold},
                     {"max_rationale", options.rule.max_rationale},
                     {"max_length", options.max_length}};
+}
+
+std::unique_ptr<verification::ClaimVerifier> open_checker_verifier(const fs::path& folder, const ExperimentConfig& config,
+                                                                   verification::CheckerKind kind) {
+  const auto& settings = config.verification.checkpoint;
+  const auto labels = checker_labels(folder, config);
+  auto checkpoint = std::make_shared<const verification::NliCheckpoint>(folder, labels);
+  verification::CheckerOptions options;
+  options.kind = kind;
+  options.chunk_size = settings.chunk_size;
+  options.threshold = settings.threshold;
+  options.max_rationale = config.verification.options.max_rationale;
+  options.max_length = settings.max_length;
+  options.batch_size = settings.batch_size;
+  spdlog::info("checker: {} ({}; {}), rule {}{}, threshold {}", folder.string(), checkpoint->text_model().model().description(),
+               checkpoint->text_model().tokenizer().description(), verification::checker_kind_name(kind),
+               settings.labels.empty() && !labels.empty() ? ", labels read as unsupported,supported" : "", options.threshold);
+  return verification::make_checker_verifier(std::move(checkpoint), options);
 }
 
 }  // namespace
@@ -92,6 +141,14 @@ VerifierBackend checkpoint_verifier_backend() {
           .location = SpecLocation::folder,
           .open = [](const VerifierSource& source, const verification::VerifierSpec& spec, const ExperimentConfig& config) {
             refuse_builtin_model_files(source, spec, "reads the checkpoint folder itself");
+            const auto checker = verification::parse_checker_kind(config.verification.checkpoint.checker);
+            if (checker != verification::CheckerKind::nli) {
+              if (config.verification.checkpoint.stacked) {
+                throw UsageError("verification.checkpoint.stacked stacks the nli rule's probabilities; it does not take --checker " +
+                                 config.verification.checkpoint.checker);
+              }
+              return open_checker_verifier(spec.location, config, checker);
+            }
             return config.verification.checkpoint.stacked ? open_stacked_verifier(source, spec.location, config)
                                                           : open_checkpoint_verifier(spec.location, config);
           },
