@@ -9,7 +9,7 @@ namespace claimrag::cli {
 void add_predict_command(CLI::App& root) {
   auto options = std::make_shared<pretrained::PredictOptions>();
   auto* command = root.add_subcommand(
-      "predict", "Run a Hugging Face encoder checkpoint (BERT, RoBERTa, DeBERTa-v2/v3) over texts or text pairs");
+      "predict", "Run a Hugging Face checkpoint (BERT, RoBERTa, DeBERTa-v2/v3; T5 with --label-tokens) over texts or text pairs");
   command->add_option("--checkpoint", options->checkpoint, "Model folder: config.json, safetensors weights, tokenizer")
       ->required();
   command->add_option("--pairs", options->pairs, "JSON Lines of {\"id\", \"text\", \"text_pair\"?}")->required();
@@ -18,6 +18,10 @@ void add_predict_command(CLI::App& root) {
       ->check(number_in(1, 1e6));
   command->add_option("--batch-size", options->batch_size, "Sequences held in memory at once (default 32)")
       ->check(number_in(1, 1e6));
+  command->add_option("--label-tokens", options->label_tokens,
+                      "A T5 checkpoint's outputs: the logits of these token ids at the decoder's first step, one per label, "
+                      "comma-separated (MiniCheck-Flan-T5: 3,209)")
+      ->delimiter(',');
   add_threads_option(*command);
   add_precision_option(*command);
   command->callback([options] {

@@ -311,6 +311,11 @@ bool CheckpointTensors::any_name_starts_with(const std::string& prefix) const {
   return first != tensors_.end() && first->first.compare(0, prefix.size(), prefix) == 0;
 }
 
+const std::string& CheckpointTensors::file_of(const std::string& stored_name) const {
+  const auto found = tensors_.find(stored_name);
+  return file_names_[found == tensors_.end() ? 0 : found->second.file_index];
+}
+
 nn::Matrix<float> CheckpointTensors::take(const std::string& stored_name, std::int64_t rows, std::int64_t cols) {
   return take_shaped(stored_name, {rows, cols});
 }

@@ -1,5 +1,6 @@
 #include "claimrag/pretrained/classification_head.hpp"
 
+#include "claimrag/error.hpp"
 #include "claimrag/pretrained/dense_ops.hpp"
 
 namespace claimrag::pretrained {
@@ -27,6 +28,9 @@ ClassificationHead load_classification_head(const ModelConfig& config, Checkpoin
       head.activation = config.pooler_hidden_act;
       head.classifier = take_linear(tensors, "classifier", labels, config.pooler_hidden_size);
       break;
+    case Architecture::t5:
+      // Its head is lm_head's label-token rows (t5_weights.hpp), not a pooled classifier.
+      throw InternalError("load_classification_head called for a T5 checkpoint");
   }
   return head;
 }

@@ -97,6 +97,7 @@ std::string base_model_name(Architecture architecture) {
     case Architecture::bert: return "bert";
     case Architecture::roberta: return "roberta";
     case Architecture::deberta_v2: return "deberta";
+    case Architecture::t5: return "";  // T5ForConditionalGeneration's tensors carry no base-model prefix
   }
   return "";
 }

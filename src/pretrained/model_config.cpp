@@ -20,13 +20,14 @@ struct KnownType {
   Architecture architecture;
 };
 
-// model_types whose checkpoints share one of the three forward passes tensor for tensor.
+// model_types whose checkpoints share one of the forward passes tensor for tensor.
 constexpr KnownType kKnownTypes[] = {
     {"bert", Architecture::bert},
     {"roberta", Architecture::roberta},
     {"xlm-roberta", Architecture::roberta},
     {"deberta-v2", Architecture::deberta_v2},
     {"deberta", Architecture::deberta_v2},  // v1: the same forward pass over other tensor names, without buckets
+    {"t5", Architecture::t5},
 };
 
 class ConfigReader {
@@ -196,6 +197,64 @@ void refuse_unsupported_options(const ConfigReader& reader) {
   }
 }
 
+// feed_forward_proj as T5Config reads it: "ACT" (wi, then wo) or "gated-ACT" (the activated wi_0
+// times wi_1, then wo), "gated-gelu" meaning the tanh approximation (gelu_new). A malformed value
+// is refused even when dense_act_fn is given, as the reference refuses it.
+void read_t5_feed_forward(const ConfigReader& reader, ModelConfig& config) {
+  const std::string proj = reader.text("feed_forward_proj", "relu");
+  const std::size_t dash = proj.find('-');
+  config.gated_feed_forward = dash != std::string::npos && proj.compare(0, dash, "gated") == 0;
+  const std::string name = dash == std::string::npos ? proj : proj.substr(dash + 1);
+  const bool malformed = (dash != std::string::npos && !config.gated_feed_forward) || name.find('-') != std::string::npos;
+  const std::string supported = "(supported: an activation such as relu or gelu, or gated-<activation> such as gated-gelu)";
+  if (malformed) throw DataError(reader.file(), "unknown feed_forward_proj '" + proj + "' " + supported);
+  // dense_act_fn and is_gated_act, which T5 folders also write, override what feed_forward_proj
+  // gives: the reference's configuration sets the file's remaining keys after deriving them.
+  const std::string activation = reader.text("dense_act_fn", proj == "gated-gelu" ? "gelu_new" : name);
+  config.gated_feed_forward = reader.boolean("is_gated_act", config.gated_feed_forward);
+  try {
+    config.hidden_act = parse_activation(activation, reader.file(), "dense_act_fn");
+  } catch (const DataError&) {
+    throw DataError(reader.file(), "unknown feed_forward_proj '" + proj + "' (activation '" + activation + "') " + supported);
+  }
+}
+
+// T5Config's keys and defaults (t5-small's sizes), read into the fields the encoders share.
+void read_t5_config(const ConfigReader& reader, ModelConfig& config) {
+  config.vocab_size = reader.positive("vocab_size", 32128);
+  config.hidden_size = reader.positive("d_model", 512);
+  config.d_kv = reader.positive("d_kv", 64);
+  config.intermediate_size = reader.positive("d_ff", 2048);
+  config.num_hidden_layers = reader.positive("num_layers", 6);
+  config.num_decoder_layers = reader.positive("num_decoder_layers", config.num_hidden_layers);
+  config.num_attention_heads = reader.positive("num_heads", 8);
+  config.relative_attention_num_buckets = reader.positive("relative_attention_num_buckets", 32);
+  config.relative_attention_max_distance = reader.positive("relative_attention_max_distance", 128);
+  config.layer_norm_eps = static_cast<float>(reader.number("layer_norm_epsilon", 1e-6));
+  read_t5_feed_forward(reader, config);
+  config.tie_word_embeddings = reader.boolean("tie_word_embeddings", true);
+  config.pad_token_id = reader.integer("pad_token_id", 0);
+  config.decoder_start_token_id = reader.integer("decoder_start_token_id", config.pad_token_id);
+  config.max_position_embeddings = kT5MaxTokens;
+  config.type_vocab_size = 0;
+  if (!reader.boolean("is_encoder_decoder", true)) {
+    throw DataError(reader.file(), "is_encoder_decoder is false: only T5's encoder-decoder is supported");
+  }
+  // The encoder's buckets are split in two directions, and each direction's exact half must leave
+  // log-spaced buckets below max_distance, or the reference's bucket formula divides by zero.
+  const std::int64_t buckets = config.relative_attention_num_buckets;
+  if (buckets < 4 || config.relative_attention_max_distance <= buckets / 2) {
+    throw DataError(reader.file(), "relative_attention_num_buckets " + std::to_string(buckets) +
+                                       " and relative_attention_max_distance " +
+                                       std::to_string(config.relative_attention_max_distance) +
+                                       " leave no log-spaced buckets (at least 4 buckets, and a distance above half of them)");
+  }
+  if (config.decoder_start_token_id < 0 || config.decoder_start_token_id >= config.vocab_size) {
+    throw DataError(reader.file(), "\"decoder_start_token_id\" " + std::to_string(config.decoder_start_token_id) +
+                                       " is not a token id of the vocabulary of " + std::to_string(config.vocab_size));
+  }
+}
+
 // Sizes beyond any real encoder's, far enough below the int64 range that no product of two
 // overflows, and checked before anything is allocated from them.
 constexpr std::int64_t kMaxModelSize = std::int64_t{1} << 24;  // vocabulary, hidden and intermediate sizes
@@ -214,10 +273,14 @@ void check_value_ranges(const ModelConfig& config) {
   for (const auto& [key, value] : {std::pair{"vocab_size", config.vocab_size}, std::pair{"hidden_size", config.hidden_size},
                                    std::pair{"intermediate_size", config.intermediate_size},
                                    std::pair{"type_vocab_size", config.type_vocab_size},
-                                   std::pair{"embedding_size", config.embedding_size}}) {
+                                   std::pair{"embedding_size", config.embedding_size}, std::pair{"d_kv", config.d_kv},
+                                   std::pair{"num_heads × d_kv", config.t5_inner_size()}}) {
     at_most(key, value, kMaxModelSize);
   }
   at_most("num_hidden_layers", config.num_hidden_layers, kMaxLayers);
+  at_most("num_decoder_layers", config.num_decoder_layers, kMaxLayers);
+  at_most("relative_attention_num_buckets", config.relative_attention_num_buckets, kMaxPositions);
+  at_most("relative_attention_max_distance", config.relative_attention_max_distance, kMaxPositions);
   at_most("max_position_embeddings", config.max_position_embeddings, kMaxPositions);
   at_most("max_relative_positions", config.max_relative_positions, kMaxPositions);
   at_most("position_buckets", config.position_buckets, kMaxPositions);
@@ -240,6 +303,7 @@ std::string architecture_name(Architecture architecture) {
     case Architecture::bert: return "bert";
     case Architecture::roberta: return "roberta";
     case Architecture::deberta_v2: return "deberta-v2";
+    case Architecture::t5: return "t5";
   }
   return "unknown";
 }
@@ -286,6 +350,13 @@ ModelConfig read_model_config(const std::filesystem::path& folder) {
     }
   }
 
+  if (config.architecture == Architecture::t5) {
+    refuse_unsupported_options(reader);
+    read_t5_config(reader, config);
+    config.labels = read_labels(reader);
+    check_value_ranges(config);
+    return config;
+  }
   config.vocab_size = reader.positive("vocab_size", 0, true);
   config.hidden_size = reader.positive("hidden_size", 0, true);
   config.num_hidden_layers = reader.positive("num_hidden_layers", 0, true);

@@ -68,7 +68,7 @@ std::string predict_lines(const PretrainedModel& model, const tokenizer::Tokeniz
       throw DataError(source, input.line, error.what());
     }
     TokenSequence sequence{std::move(encoding.input_ids), std::move(encoding.token_type_ids)};
-    const std::string problem = model.encoder().input_problem(sequence);
+    const std::string problem = model.input_problem(sequence);
     if (!problem.empty()) throw DataError(source, input.line, "the tokenizer gave " + problem);
     truncated[i] = encoding.truncated_tokens;
     if (encoding.truncated_tokens > 0) {

@@ -79,6 +79,42 @@ std::vector<std::size_t> stack_boundaries(const std::vector<TokenSequence>& sequ
   return boundaries;
 }
 
+// A T5 folder's head: the caller's label tokens, checked against the folder, and its labels
+// (id2label, else the reference's default LABEL_0, LABEL_1), one per token.
+void check_t5_labels(const std::filesystem::path& folder, ModelConfig& config, const std::vector<std::int32_t>& label_tokens) {
+  if (label_tokens.empty()) {
+    throw UsageError(folder.string() + ": a T5 checkpoint outputs the logits of label tokens, and none were given "
+                                       "(MiniCheck-Flan-T5 reads tokens 3 and 209; predict takes them as --label-tokens 3,209)");
+  }
+  for (const std::int32_t token : label_tokens) {
+    if (token < 0 || token >= config.vocab_size) {
+      throw UsageError(folder.string() + ": label token " + std::to_string(token) + " is not a token id of the vocabulary (0 to " +
+                       std::to_string(config.vocab_size - 1) + ")");
+    }
+  }
+  if (config.labels.empty()) config.labels = {"LABEL_0", "LABEL_1"};
+  if (config.labels.size() != label_tokens.size()) {
+    throw UsageError(folder.string() + ": " + std::to_string(label_tokens.size()) + " label tokens for the " +
+                     std::to_string(config.labels.size()) + " labels of config.json (id2label, else LABEL_0 and LABEL_1)");
+  }
+}
+
+PretrainedModel load_t5_model(const std::filesystem::path& folder, ModelConfig config, const LoadOptions& options) {
+  const bool conditional_generation =
+      config.architectures.empty() || std::find(config.architectures.begin(), config.architectures.end(),
+                                                "T5ForConditionalGeneration") != config.architectures.end();
+  if (!conditional_generation) {
+    throw DataError(config.file, "a T5 checkpoint runs as T5ForConditionalGeneration (encoder, decoder and lm_head), "
+                                 "which architectures does not name");
+  }
+  check_t5_labels(folder, config, options.label_tokens);
+  CheckpointTensors tensors(folder);
+  T5Weights weights = load_t5_weights(config, tensors, options.label_tokens);
+  tensors.require_no_missing();
+  warn_unused(tensors, config, folder);
+  return PretrainedModel(folder, T5Model(std::move(config), std::move(weights), options.label_tokens, options.precision));
+}
+
 }  // namespace
 
 std::string head_kind_name(HeadKind kind) {
@@ -98,16 +134,37 @@ PretrainedModel::PretrainedModel(std::filesystem::path folder, Encoder encoder, 
       classification_(std::move(classification)),
       pooling_(std::move(pooling)) {}
 
+PretrainedModel::PretrainedModel(std::filesystem::path folder, T5Model t5)
+    : folder_(std::move(folder)), t5_(std::move(t5)), head_(HeadKind::classification) {}
+
+const Encoder& PretrainedModel::encoder() const {
+  if (!encoder_) throw InternalError(folder_.string() + ": a T5 model has no encoder-only forward pass");
+  return *encoder_;
+}
+
+std::vector<std::int32_t> PretrainedModel::label_tokens() const { return t5_ ? t5_->label_tokens() : std::vector<std::int32_t>{}; }
+
+std::string PretrainedModel::input_problem(const TokenSequence& sequence) const {
+  return t5_ ? t5_->input_problem(sequence) : encoder_->input_problem(sequence);
+}
+
 std::string PretrainedModel::description() const {
   const auto& c = config();
-  std::string text = c.model_type + ", " + std::to_string(c.num_hidden_layers) + " layers, hidden " +
-                     std::to_string(c.hidden_size) + ", ";
-  switch (head_) {
-    case HeadKind::classification: text += "classification over " + std::to_string(c.labels.size()) + " labels"; break;
-    case HeadKind::score: text += "one-logit score"; break;
-    case HeadKind::embedding: text += "embedding (" + pooling_.description + ")"; break;
+  const std::string layers = t5_ ? std::to_string(c.num_hidden_layers) + " + " + std::to_string(c.num_decoder_layers)
+                                 : std::to_string(c.num_hidden_layers);
+  std::string text = c.model_type + ", " + layers + " layers, hidden " + std::to_string(c.hidden_size) + ", ";
+  if (t5_) {
+    std::string tokens;
+    for (const auto token : t5_->label_tokens()) tokens += (tokens.empty() ? "" : ", ") + std::to_string(token);
+    text += "classification over " + std::to_string(c.labels.size()) + " label tokens (" + tokens + ")";
+  } else {
+    switch (head_) {
+      case HeadKind::classification: text += "classification over " + std::to_string(c.labels.size()) + " labels"; break;
+      case HeadKind::score: text += "one-logit score"; break;
+      case HeadKind::embedding: text += "embedding (" + pooling_.description + ")"; break;
+    }
   }
-  if (encoder_.precision() != Precision::f32) text += ", " + precision_name(encoder_.precision()) + " weights";
+  if (precision() != Precision::f32) text += ", " + precision_name(precision()) + " weights";
   return text;
 }
 
@@ -131,7 +188,16 @@ void PretrainedModel::require_finite_outputs(const std::vector<Prediction>& pred
 
 std::vector<Prediction> PretrainedModel::predict_stack(const std::vector<const TokenSequence*>& sequences,
                                                        bool keep_hidden_states) const {
-  std::vector<EncoderStates> states = encoder_.encode_stack(sequences, keep_hidden_states);
+  if (t5_) {
+    std::vector<T5Outputs> outputs = t5_->run_stack(sequences, keep_hidden_states);
+    std::vector<Prediction> predictions(sequences.size());
+    for (std::size_t i = 0; i < sequences.size(); ++i) {
+      predictions[i].values = std::move(outputs[i].label_logits);
+      predictions[i].hidden_states = std::move(outputs[i].encoder_states);
+    }
+    return predictions;
+  }
+  std::vector<EncoderStates> states = encoder_->encode_stack(sequences, keep_hidden_states);
   std::vector<Prediction> predictions(sequences.size());
   for (std::size_t i = 0; i < sequences.size(); ++i) {
     const nn::Matrix<float> values =
@@ -145,7 +211,7 @@ std::vector<Prediction> PretrainedModel::predict_stack(const std::vector<const T
 std::vector<Prediction> PretrainedModel::predict(const std::vector<TokenSequence>& sequences, const RunOptions& options) const {
   if (options.batch_size == 0) throw UsageError("the batch size must be positive");
   for (std::size_t i = 0; i < sequences.size(); ++i) {
-    const std::string problem = encoder_.input_problem(sequences[i]);
+    const std::string problem = input_problem(sequences[i]);
     // The tokenizer and the model of one folder disagree (a token id outside the embeddings, a
     // sequence longer than the positions): the folder is to blame.
     if (!problem.empty()) throw DataError(folder_.string(), "sequence " + std::to_string(i + 1) + ": " + problem);
@@ -177,10 +243,21 @@ std::vector<Prediction> PretrainedModel::predict(const std::vector<TokenSequence
 }
 
 PretrainedModel load_pretrained_model(const std::filesystem::path& folder, Precision precision) {
+  LoadOptions options;
+  options.precision = precision;
+  return load_pretrained_model(folder, options);
+}
+
+PretrainedModel load_pretrained_model(const std::filesystem::path& folder, const LoadOptions& options) {
   if (std::error_code error; !std::filesystem::is_directory(folder, error)) throw DataError(folder.string(), "not a checkpoint folder");
   // Every file the model and its tokenizer are read from: regular, of a bounded size, no output.
   (void)io::check_model_folder(folder);
   ModelConfig config = read_model_config(folder);
+  if (config.architecture == Architecture::t5) return load_t5_model(folder, std::move(config), options);
+  if (!options.label_tokens.empty()) {
+    throw UsageError(folder.string() + ": label tokens apply to T5 checkpoints, and this one is " + config.model_type);
+  }
+  const Precision precision = options.precision;
   const HeadKind head = choose_head(folder, config);
   SentencePooling pooling;
   if (head == HeadKind::embedding) pooling = read_sentence_pooling(folder);

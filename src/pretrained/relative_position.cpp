@@ -17,6 +17,29 @@ std::int64_t log_bucket_position(std::int64_t distance, std::int64_t bucket_size
   return distance < 0 ? -bucket : bucket;
 }
 
+std::int64_t t5_relative_bucket(std::int64_t relative_position, bool bidirectional, std::int64_t num_buckets,
+                                std::int64_t max_distance) {
+  std::int64_t bucket = 0;
+  std::int64_t buckets = num_buckets;
+  std::int64_t distance = 0;
+  if (bidirectional) {
+    buckets /= 2;
+    if (relative_position > 0) bucket += buckets;
+    distance = std::llabs(relative_position);
+  } else {
+    distance = relative_position < 0 ? -relative_position : 0;
+  }
+  const std::int64_t max_exact = buckets / 2;
+  if (distance < max_exact) return bucket + distance;
+  // The reference's order of float32 operations: the ratio, its log, divided by the log of the
+  // span (a double rounded to float), times the log-spaced buckets, truncated.
+  const float ratio = static_cast<float>(distance) / static_cast<float>(max_exact);
+  const auto span = static_cast<float>(std::log(static_cast<double>(max_distance) / static_cast<double>(max_exact)));
+  const float scaled = std::log(ratio) / span * static_cast<float>(buckets - max_exact);
+  const std::int64_t large = max_exact + static_cast<std::int64_t>(scaled);
+  return bucket + std::min(large, buckets - 1);
+}
+
 std::vector<std::int64_t> relative_positions(std::int64_t length, std::int64_t bucket_size, std::int64_t max_position) {
   std::vector<std::int64_t> positions;
   positions.reserve(static_cast<std::size_t>(2 * length - 1));

@@ -11,7 +11,9 @@ PredictSummary run_predict(const PredictOptions& options) {
   if (std::filesystem::exists(options.out) && std::filesystem::equivalent(options.out, options.pairs, same_error)) {
     throw UsageError("--out " + options.out.string() + " is the --pairs file; refusing to overwrite the input");
   }
-  const auto model = load_pretrained_model(options.checkpoint);
+  LoadOptions load;
+  load.label_tokens = options.label_tokens;
+  const auto model = load_pretrained_model(options.checkpoint, load);
   const auto tokenizer = tokenizer::load_tokenizer(options.checkpoint, model.config().model_type);
   const auto inputs = read_pair_inputs(options.pairs);
   spdlog::info("predict: {} ({}), {} inputs", options.checkpoint.string(), model.description(), inputs.size());

@@ -23,8 +23,8 @@ bool is_weight_file(const fs::path& path) {
 
 }  // namespace
 
-TextModel::TextModel(const fs::path& folder)
-    : model_(load_pretrained_model(folder)), tokenizer_(tokenizer::load_tokenizer(folder, model_.config().model_type)) {}
+TextModel::TextModel(const fs::path& folder, const LoadOptions& options)
+    : model_(load_pretrained_model(folder, options)), tokenizer_(tokenizer::load_tokenizer(folder, model_.config().model_type)) {}
 
 TextOutputs TextModel::run(std::span<const TextInput> inputs, std::size_t max_length, std::size_t batch_size,
                            const std::string& source) const {
@@ -82,7 +82,7 @@ nlohmann::ordered_json checkpoint_files_record(const fs::path& folder) {
 nlohmann::ordered_json TextModel::record() const {
   nlohmann::ordered_json record = checkpoint_files_record(folder());
   record["model"] = model_.description();
-  record["precision"] = precision_name(model_.encoder().precision());
+  record["precision"] = precision_name(model_.precision());
   record["tokenizer"] = tokenizer_->description();
   return record;
 }

@@ -68,6 +68,8 @@ FolderSettings read_folder_settings(const std::filesystem::path& folder) {
     settings.add_prefix_space = optional_bool(config, "add_prefix_space", source);
     settings.split_by_punct = optional_bool(config, "split_by_punct", source);
     settings.truncation_side = optional_string(config, "truncation_side", source);
+    settings.extra_ids = optional_integer(config, "extra_ids", source);
+    settings.legacy = optional_bool(config, "legacy", source);
     settings.tokenizer_class = optional_string(config, "tokenizer_class", source);
     settings.model_max_length = read_model_max_length(config, source);
     if (settings.truncation_side && *settings.truncation_side != "right" && *settings.truncation_side != "left")

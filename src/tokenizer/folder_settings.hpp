@@ -2,7 +2,7 @@
 // What tokenizer_config.json and special_tokens_map.json say about a folder's tokenizer: the
 // special tokens (with their matching flags), the added tokens by id, and the switches of the
 // older tokenizer classes (do_lower_case, strip_accents, tokenize_chinese_chars, add_prefix_space,
-// split_by_punct, truncation_side).
+// split_by_punct, truncation_side, T5's extra_ids and legacy).
 
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +36,9 @@ struct FolderSettings {
   std::optional<bool> add_prefix_space;
   std::optional<bool> split_by_punct;
   std::optional<std::string> truncation_side;
+  /// T5Tokenizer's sentinel count (extra_ids) and its legacy switch (unset: legacy, as flan-t5's files).
+  std::optional<std::int64_t> extra_ids;
+  std::optional<bool> legacy;
   /// The tokenizer class named by tokenizer_config.json ("BertTokenizer", "BertTokenizerFast" ...).
   std::optional<std::string> tokenizer_class;
   /// tokenizer_config.json's model_max_length; unset when absent or when it is the "no limit" value

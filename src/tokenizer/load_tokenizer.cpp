@@ -20,6 +20,10 @@ std::unique_ptr<Tokenizer> load_folder_tokenizer(const std::filesystem::path& fo
   const bool xlm_roberta = model_type == "xlm-roberta" || model_type == "xlm_roberta";
   if (xlm_roberta && std::filesystem::exists(folder / "sentencepiece.bpe.model"))
     return read_xlm_roberta_sentencepiece(folder / "sentencepiece.bpe.model", settings);
+  // spiece.model is T5Tokenizer's file (its vocab_files_names), read as T5's for a t5 folder or class.
+  if (std::filesystem::exists(folder / "spiece.model") && (model_type == "t5" || settings.tokenizer_class == "T5Tokenizer" ||
+                                                           settings.tokenizer_class == "T5TokenizerFast"))
+    return read_t5_sentencepiece(folder / "spiece.model", settings);
   // model_type settles a folder holding several older files; otherwise the one present is read.
   const bool roberta_like = model_type == "roberta" || model_type == "bart" || model_type == "longformer";
   if (has_bpe && model_type == "deberta") {
@@ -30,8 +34,8 @@ std::unique_ptr<Tokenizer> load_folder_tokenizer(const std::filesystem::path& fo
     return read_byte_level_bpe_files(folder / "vocab.json", folder / "merges.txt", settings);
   if (has_vocab_txt) return read_wordpiece_vocabulary(folder / "vocab.txt", settings);
   throw DataError(folder.string(),
-                  "no tokenizer found (looked for tokenizer.json, vocab.txt, vocab.json with merges.txt, spm.model, and "
-                  "sentencepiece.bpe.model for xlm-roberta)");
+                  "no tokenizer found (looked for tokenizer.json, vocab.txt, vocab.json with merges.txt, spm.model, "
+                  "sentencepiece.bpe.model for xlm-roberta, and spiece.model for t5)");
 }
 
 }  // namespace

@@ -124,7 +124,18 @@ std::u32string to_byte_symbols(const std::u32string& text) {
 
 std::vector<std::u32string> PreTokenizer::split(const std::u32string& text, bool at_text_start) const {
   switch (kind_) {
-    case Kind::metaspace: return metaspace_split(text, metaspace_, at_text_start);
+    case Kind::metaspace: {
+      if (!metaspace_.after_whitespace_split) return metaspace_split(text, metaspace_, at_text_start);
+      // The "first" scheme prepends to the split at offset 0 of the text only: the first word,
+      // when no whitespace comes before it.
+      bool first = at_text_start && !text.empty() && !unicode::is_white_space(text.front());
+      std::vector<std::u32string> words;
+      for (const std::u32string& word : split_at_whitespace(text, false)) {
+        for (std::u32string& part : metaspace_split(word, metaspace_, first)) words.push_back(std::move(part));
+        first = false;
+      }
+      return words;
+    }
     case Kind::none: return text.empty() ? std::vector<std::u32string>{} : std::vector<std::u32string>{text};
     case Kind::bert: return split_at_whitespace(text, true);
     case Kind::whitespace: return word_or_symbol_split(text);

@@ -28,6 +28,8 @@ std::unique_ptr<Tokenizer> read_byte_level_bpe_files(const std::filesystem::path
                                                      ByteLevelFamily family = ByteLevelFamily::roberta);
 /// sentencepiece.bpe.model, as XLMRobertaTokenizer reads it (fairseq's ids).
 std::unique_ptr<Tokenizer> read_xlm_roberta_sentencepiece(const std::filesystem::path& file, const FolderSettings& settings);
+/// spiece.model, as a T5 folder's tokenizer reads it (legacy behaviour, sentinels after the pieces).
+std::unique_ptr<Tokenizer> read_t5_sentencepiece(const std::filesystem::path& file, const FolderSettings& settings);
 /// spm.model, as DebertaV2Tokenizer reads it.
 std::unique_ptr<Tokenizer> read_sentencepiece_model(const std::filesystem::path& file, const FolderSettings& settings);
 

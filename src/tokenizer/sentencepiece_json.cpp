@@ -64,8 +64,9 @@ bool add_sentencepiece_normalizer(const nlohmann::json& spec, const std::string&
   return false;
 }
 
-PreTokenizer read_metaspace(const nlohmann::json& spec, const std::string& source) {
+PreTokenizer read_metaspace(const nlohmann::json& spec, const std::string& source, bool after_whitespace_split) {
   MetaspaceOptions options;
+  options.after_whitespace_split = after_whitespace_split;
   const std::u32string replacement = unicode::decode_utf8(required_string(spec, "replacement", source), source);
   if (replacement.size() != 1) throw DataError(source, "Metaspace's \"replacement\" should be one character");
   options.replacement = replacement.front();

@@ -23,7 +23,8 @@ std::unique_ptr<SubwordModel> read_unigram_model(const nlohmann::json& model, co
 bool add_sentencepiece_normalizer(const nlohmann::json& spec, const std::string& type, const std::string& source,
                                   std::vector<NormalizerStep>& steps);
 
-/// {"type": "Metaspace", "replacement", "prepend_scheme" / "add_prefix_space", "split"}.
-PreTokenizer read_metaspace(const nlohmann::json& spec, const std::string& source);
+/// {"type": "Metaspace", "replacement", "prepend_scheme" / "add_prefix_space", "split"}; with
+/// `after_whitespace_split`, as the second of a Sequence whose first is WhitespaceSplit.
+PreTokenizer read_metaspace(const nlohmann::json& spec, const std::string& source, bool after_whitespace_split = false);
 
 }  // namespace claimrag::tokenizer

@@ -72,7 +72,12 @@ PreTokenizer read_pre_tokenizer(const nlohmann::json& spec, const std::string& s
   if (type == "Sequence") {
     const nlohmann::json& list = required(spec, "pretokenizers", source);
     if (list.is_array() && list.size() == 1) return read_pre_tokenizer(list[0], source);
-    throw DataError(source, "a Sequence pre-tokenizer is read only when it holds one pre-tokenizer");
+    // T5's and ALBERT's: WhitespaceSplit, then Metaspace on each word.
+    if (list.is_array() && list.size() == 2 && type_of(list[0], "pre_tokenizer", source) == "WhitespaceSplit" &&
+        type_of(list[1], "pre_tokenizer", source) == "Metaspace") {
+      return read_metaspace(list[1], source, true);
+    }
+    throw DataError(source, "a Sequence pre-tokenizer is read only when it holds one pre-tokenizer, or WhitespaceSplit then Metaspace");
   }
   unsupported(source, "pre_tokenizer", type, "BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit");
 }

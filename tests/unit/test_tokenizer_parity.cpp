@@ -65,3 +65,7 @@ TEST(TokenizerParity, XlmRobertaSentencePieceFairseqIds) {
 TEST(TokenizerParity, UnigramByteFallbackTokenizerJson) {
   check_folder("unigram-byte-fallback-json", "tokenizer.json: Unigram");
 }
+TEST(TokenizerParity, SentencePieceT5) { check_folder("t5-spiece", "spiece.model: SentencePiece (T5)"); }
+TEST(TokenizerParity, T5TokenizerJsonWhitespaceSplitThenMetaspace) {
+  check_folder("t5-tokenizer-json", "tokenizer.json: Unigram");
+}

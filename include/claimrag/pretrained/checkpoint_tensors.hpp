@@ -59,6 +59,8 @@ class CheckpointTensors {
   /// unused weights of the checkpoint and drops.
   [[nodiscard]] std::vector<std::string> unused() const;
 
+  /// The file holding `stored_name` (the first file when the checkpoint lacks it), for messages.
+  [[nodiscard]] const std::string& file_of(const std::string& stored_name) const;
   /// The files read, in order, for messages and records.
   [[nodiscard]] const std::vector<std::string>& files() const { return file_names_; }
 

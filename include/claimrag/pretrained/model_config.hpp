@@ -1,7 +1,10 @@
 #pragma once
-// The config.json of a Hugging Face encoder folder: which architecture it is, the shapes of its
+// The config.json of a Hugging Face checkpoint folder: which architecture it is, the shapes of its
 // tensors, and the options that change its forward pass. Defaults are those of the reference
-// library's configuration classes for the same model_type.
+// library's configuration classes for the same model_type. T5's keys (d_model, num_layers,
+// num_heads, d_ff, layer_norm_epsilon) are read into the same fields as the encoders' (hidden_size,
+// num_hidden_layers, num_attention_heads, intermediate_size, layer_norm_eps), as T5Config's
+// attribute_map does.
 
 #include <cstdint>
 #include <filesystem>
@@ -12,13 +15,13 @@
 
 namespace claimrag::pretrained {
 
-/// The encoder families claimrag runs.
-enum class Architecture { bert, roberta, deberta_v2 };
+/// The families claimrag runs: three encoders, and T5 (v1.0, v1.1, Flan-T5) as an encoder-decoder.
+enum class Architecture { bert, roberta, deberta_v2, t5 };
 
-/// "bert", "roberta" or "deberta-v2".
+/// "bert", "roberta", "deberta-v2" or "t5".
 std::string architecture_name(Architecture architecture);
 
-/// The model_type values accepted, for messages ("bert, roberta, xlm-roberta, deberta-v2").
+/// The model_type values accepted, for messages ("bert, roberta, xlm-roberta, deberta-v2, ...").
 std::string supported_model_types();
 
 /// Everything config.json says that claimrag uses.
@@ -53,16 +56,34 @@ struct ModelConfig {
   std::int64_t pooler_hidden_size = 0;       ///< 0: hidden_size
   Activation pooler_hidden_act = Activation::gelu;
 
+  // T5 only. hidden_act is the feed-forward's activation (feed_forward_proj's last part; "gelu_new"
+  // for "gated-gelu", as T5Config has it), max_position_embeddings is kT5MaxTokens (its positions
+  // are relative and unbounded; n_positions is not read, as the reference's model does not).
+  std::int64_t num_decoder_layers = 0;
+  std::int64_t d_kv = 0;                     ///< per head: queries, keys and values are num_heads × d_kv wide
+  std::int64_t relative_attention_num_buckets = 32;
+  std::int64_t relative_attention_max_distance = 128;
+  bool gated_feed_forward = false;           ///< feed_forward_proj "gated-*": wi_0 (activated) × wi_1, else wi
+  bool tie_word_embeddings = true;           ///< lm_head is `shared`, and the decoder's output is scaled by d_model^-0.5
+  std::int64_t decoder_start_token_id = 0;
+
   /// The number of tokens one sequence may hold: max_position_embeddings, less the positions
   /// RoBERTa reserves below padding_idx + 1.
   [[nodiscard]] std::int64_t max_tokens() const;
   /// The span of relative positions DeBERTa attends over (position_buckets, else max_relative_positions).
   [[nodiscard]] std::int64_t attention_span() const;
+  /// T5's width of the attention projections: num_attention_heads × d_kv.
+  [[nodiscard]] std::int64_t t5_inner_size() const { return num_attention_heads * d_kv; }
 };
 
+/// The longest sequence a T5 checkpoint is run on: its relative positions set no limit, so this
+/// bounds the attention scores' memory (tokens² floats per head).
+inline constexpr std::int64_t kT5MaxTokens = 16384;
+
 /// Reads `folder`/config.json. DataError naming the file when it is missing, malformed, has an
-/// unknown model_type (the message lists the supported ones), an unknown activation, or shapes
-/// that do not fit together (hidden size not a multiple of the heads, say).
+/// unknown model_type (the message lists the supported ones), an unknown activation or
+/// feed_forward_proj, or shapes that do not fit together (hidden size not a multiple of the heads,
+/// T5 buckets too few for its log-spaced half).
 ModelConfig read_model_config(const std::filesystem::path& folder);
 
 }  // namespace claimrag::pretrained

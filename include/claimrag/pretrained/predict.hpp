@@ -5,6 +5,7 @@
 // "score" for a one-logit head, "embedding" for a sentence encoder.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@ struct PredictOptions {
   std::filesystem::path out;
   std::size_t max_length = 0;  ///< tokens per input, special ones included; 0: all the model's positions
   std::size_t batch_size = 32;
+  std::vector<std::int32_t> label_tokens;  ///< a T5 checkpoint's (LoadOptions::label_tokens); empty for the others
 };
 
 /// One input line.
@@ -51,8 +53,9 @@ std::string predict_lines(const PretrainedModel& model, const tokenizer::Tokeniz
                           const std::vector<PairInput>& inputs, std::size_t max_length, std::size_t batch_size,
                           const std::string& source, PredictSummary& summary);
 
-/// The whole command: loads the checkpoint and its tokenizer, reads the pairs, writes `out`
-/// atomically (nothing is written on any error). UsageError when `out` is the pairs file.
+/// The whole command: loads the checkpoint (with `label_tokens`) and its tokenizer, reads the
+/// pairs, writes `out` atomically (nothing is written on any error). UsageError when `out` is the
+/// pairs file, or for a T5 checkpoint without label tokens (load_pretrained_model's rules).
 PredictSummary run_predict(const PredictOptions& options);
 
 }  // namespace claimrag::pretrained

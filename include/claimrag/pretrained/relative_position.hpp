@@ -1,7 +1,8 @@
 #pragma once
 // DeBERTa's relative positions: the distance i - j from query token i to key token j, mapped to
 // log-spaced buckets beyond half the bucket count, and the index into the relative embeddings
-// that the content-to-position and position-to-content terms read.
+// that the content-to-position and position-to-content terms read. T5's buckets, the rows of its
+// relative_attention_bias table.
 
 #include <cstdint>
 #include <vector>
@@ -32,5 +33,15 @@ RelativeRows relative_rows(const std::vector<std::int64_t>& positions, std::int6
 /// The relative position of every distance d in [-(length - 1), length - 1], at index
 /// d + length - 1: d itself, or its log bucket when bucket_size > 0 and max_position > 0.
 std::vector<std::int64_t> relative_positions(std::int64_t length, std::int64_t bucket_size, std::int64_t max_position);
+
+/// T5Attention._relative_position_bucket of the reference for `relative_position` = key position −
+/// query position: bidirectional (the encoder), half the buckets for positive distances and the
+/// magnitude in the rest; unidirectional (the decoder), only keys before the query count (a later
+/// key is distance 0). Within each half, distances below a quarter of num_buckets (half, in the
+/// decoder) are their own bucket; larger ones are max_exact + trunc(log(d / max_exact) /
+/// log(max_distance / max_exact) × (buckets − max_exact)), capped at the last bucket, in float32
+/// as the reference computes them. num_buckets >= 4 and max_distance > num_buckets / 2 (read_model_config checks).
+std::int64_t t5_relative_bucket(std::int64_t relative_position, bool bidirectional, std::int64_t num_buckets,
+                                std::int64_t max_distance);
 
 }  // namespace claimrag::pretrained

@@ -33,8 +33,12 @@ struct TextOutputs {
 
 class TextModel {
  public:
-  /// Loads `folder`'s model (load_pretrained_model) and tokenizer (tokenizer::load_tokenizer).
-  explicit TextModel(const std::filesystem::path& folder);
+  /// Loads `folder`'s model (load_pretrained_model, with `options`: a T5 folder needs its label
+  /// tokens there) and tokenizer (tokenizer::load_tokenizer). A T5 model then gives one value per
+  /// label token for each input, as a classifier gives one per label; the caller writes the text
+  /// as the checkpoint expects it (MiniCheck: "predict: " + chunk + "</s>" + claim, one text, whose
+  /// "</s>" is the end-of-sequence token, with another one appended by the tokenizer).
+  explicit TextModel(const std::filesystem::path& folder, const LoadOptions& options = LoadOptions());
 
   [[nodiscard]] const PretrainedModel& model() const { return model_; }
   [[nodiscard]] const tokenizer::Tokenizer& tokenizer() const { return *tokenizer_; }

@@ -2,7 +2,7 @@
 // The pre-tokenisers of tokenizer.json that encoder checkpoints use: BertPreTokenizer (split on
 // whitespace, each punctuation character its own word), ByteLevel (GPT-2's split pattern, then
 // every UTF-8 byte written as one printable character), Whitespace, WhitespaceSplit and
-// SentencePiece's Metaspace.
+// SentencePiece's Metaspace (alone, or after a WhitespaceSplit).
 
 #include <string>
 #include <vector>
@@ -10,12 +10,15 @@
 namespace claimrag::tokenizer {
 
 /// Metaspace: every space becomes `replacement`, which is written before a piece of text (per
-/// `prepend`) unless it starts with one; with `split`, a word starts at each replacement.
+/// `prepend`) unless it starts with one; with `split`, a word starts at each replacement. With
+/// `after_whitespace_split` it runs on each word of a WhitespaceSplit before it (the Sequence T5's
+/// and ALBERT's tokenizer.json hold), so whitespace is dropped and every word gets the replacement.
 struct MetaspaceOptions {
   enum class Prepend { always, first, never };
   char32_t replacement = U'\u2581';
   Prepend prepend = Prepend::always;
   bool split = true;
+  bool after_whitespace_split = false;
 };
 
 class PreTokenizer {

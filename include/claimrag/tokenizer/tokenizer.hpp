@@ -1,7 +1,7 @@
 #pragma once
 // Tokenizers of pretrained Hugging Face encoders, read from the model's folder: `tokenizer.json`
 // (WordPiece with BERT's normaliser and pre-tokeniser, or byte-level BPE), or the older files
-// (`vocab.txt`; `vocab.json` + `merges.txt`; `spm.model`). Each gives the token ids the reference
+// (`vocab.txt`; `vocab.json` + `merges.txt`; `spm.model`; T5's `spiece.model`). Each gives the token ids the reference
 // tokenizer gives for the same text, pair template and truncation, so that a checkpoint sees
 // exactly the inputs it was trained on.
 
@@ -51,8 +51,8 @@ class Tokenizer {
 std::size_t length_to_encode(const Tokenizer& tokenizer, std::size_t requested, std::size_t model_limit);
 
 /// The tokenizer of the model folder `folder`, chosen as AutoTokenizer chooses: `tokenizer.json`
-/// when present (the fast tokenizer), else `vocab.txt`, `vocab.json` + `merges.txt`, or `spm.model`
-/// (the slow tokenizer classes), with `tokenizer_config.json` and `special_tokens_map.json` when
+/// when present (the fast tokenizer), else `vocab.txt`, `vocab.json` + `merges.txt`, `spm.model`,
+/// or T5's `spiece.model` (the slow tokenizer classes), with `tokenizer_config.json` and `special_tokens_map.json` when
 /// present; in a sentence-transformers folder (modules.json), with `sentence_bert_config.json`'s
 /// text settings. `model_type` (config.json's) picks the tokenizer class when tokenizer_config.json
 /// names none. DataError naming the folder and the files looked for when none is there,
