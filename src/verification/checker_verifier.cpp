@@ -198,7 +198,9 @@ CheckerKind parse_checker_kind(std::string_view name) {
 }
 
 CheckerSettings known_checker_settings(std::string_view model_type) {
-  if (model_type == "t5") return {.chunk_size = 500, .counts_words = true, .max_length = 2048, .prefix = "predict: "};
+  if (model_type == "t5") {
+    return {.chunk_size = 500, .counts_words = true, .max_length = 2048, .prefix = "predict: ", .label_tokens = {3, 209}};
+  }
   if (model_type == "deberta-v2") return {.chunk_size = 400, .counts_words = false, .max_length = 2048, .prefix = ""};
   return {.chunk_size = 400, .counts_words = false, .max_length = 512, .prefix = ""};
 }

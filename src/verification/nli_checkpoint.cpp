@@ -82,8 +82,9 @@ std::vector<Label> map_declared_labels(const std::vector<std::string>& declared)
                    "contradiction and neutral (three), each once; entailment / not_entailment also stand for the two");
 }
 
-NliCheckpoint::NliCheckpoint(const std::filesystem::path& folder, const std::vector<std::string>& declared_labels)
-    : model_(folder) {
+NliCheckpoint::NliCheckpoint(const std::filesystem::path& folder, const std::vector<std::string>& declared_labels,
+                             const std::vector<std::int32_t>& label_tokens)
+    : model_(folder, pretrained::LoadOptions{.label_tokens = label_tokens}) {
   model_.model().require_head(pretrained::HeadKind::classification,
                               "a verifier needs an NLI classification head (entailment / contradiction / neutral labels)");
   label_of_id_ = checkpoint_labels(model_.model().config().labels, model_.model().config().file, declared_labels);

@@ -95,6 +95,32 @@ TEST(CliCheckers, MiniCheckReadsChunksAndNeverContradicts) {
   EXPECT_EQ(meta["verifier"]["checkpoint"]["label_map"], json({{"LABEL_0", "NOT_ENOUGH_INFO"}, {"LABEL_1", "SUPPORT"}}));
 }
 
+TEST(CliCheckers, FlanT5ReadsWordChunksAfterItsPrefixThroughItsLabelTokens) {
+  TempFolder folder;
+  const auto out = folder.path() / "t5.jsonl";
+  const std::string t5 = " --verifier checkpoint:" + kModels + "real-flan-t5-large";
+  const auto run = run_claimrag("--quiet verify --pairs " + plain_pairs(folder).string() + " --out " + out.string() + t5 +
+                                    " --checker minicheck",
+                                folder.path());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  for (const auto& verdict : json_lines(out)) {
+    ASSERT_FALSE(verdict["chunks"].empty()) << verdict.dump();
+    EXPECT_NE(verdict["label"], "CONTRADICT");
+  }
+  const auto rule = json::parse(slurp(folder.path() / "t5.meta.json"))["verifier"]["rule"];
+  EXPECT_EQ(rule["chunk_count"], "words") << rule.dump();
+  EXPECT_EQ(rule["chunk_size"], 500) << rule.dump();
+  EXPECT_EQ(rule["prefix"], "predict: ") << rule.dump();
+  EXPECT_EQ(rule["label_tokens"], json::array({3, 209})) << rule.dump();
+  // The NLI rule has no label tokens to give a T5 folder: refused, nothing written.
+  const auto refused = run_claimrag("verify --pairs " + (folder.path() / "pairs.jsonl").string() + " --out " +
+                                        (folder.path() / "nli.jsonl").string() + t5,
+                                    folder.path());
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("label tokens"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(folder.path() / "nli.jsonl"));
+}
+
 TEST(CliCheckers, RefusesWhatNoCheckerReads) {
   TempFolder folder;
   const auto pairs = plain_pairs(folder);

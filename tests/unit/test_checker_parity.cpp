@@ -1,7 +1,8 @@
 // The whole grounding checker against the independent Python reference of MiniCheck's scoring
 // (scripts/fixtures/checker_fixtures.py): on checkpoints with the published configurations of
 // MiniCheck-RoBERTa-Large and MiniCheck-DeBERTa-v3-Large (sizes shrunk, two labels, random
-// weights, the real tokenizer files), for documents of several chunks, a sentence longer than a
+// weights, the real tokenizer files) and MiniCheck-Flan-T5-Large (chunks by words, "predict: ", the
+// label tokens 3 and 209; a tiny spiece.model in T5's layout), for documents of several chunks, a sentence longer than a
 // chunk, blank lines and a document shorter than one sentence, the chunks, each sequence's token
 // ids, each chunk's P(supported) and the chosen chunk equal the reference's.
 
@@ -13,6 +14,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
+#include "claimrag/pretrained/model_config.hpp"
 #include "claimrag/verification/checker_verifier.hpp"
 #include "claimrag/verification/verify_inputs.hpp"
 #include "pretrained_fixture.hpp"
@@ -25,9 +27,13 @@ class CheckerParity : public ::testing::TestWithParam<std::string> {};
 TEST_P(CheckerParity, ChunksIdsScoresAndChoiceEqualTheReference) {
   const auto expected = nlohmann::json::parse(
       io::read_file(std::filesystem::path(CLAIMRAG_SOURCE_DIR) / "tests/fixtures/checker" / (GetParam() + ".json")));
-  auto checkpoint = std::make_shared<const NliCheckpoint>(testing::fixture_checkpoint(GetParam()),
-                                                          std::vector<std::string>{"unsupported", "supported"});
+  const auto folder = testing::fixture_checkpoint(GetParam());
+  const auto family = known_checker_settings(pretrained::read_model_config(folder).model_type);
+  auto checkpoint = std::make_shared<const NliCheckpoint>(folder, std::vector<std::string>{"unsupported", "supported"},
+                                                          family.label_tokens);
   const auto eos = expected.at("eos").get<std::string>();
+  const auto prefix = expected.value("prefix", std::string());
+  EXPECT_EQ(prefix, family.prefix);
   const auto max_length = expected.at("max_length").get<std::size_t>();
   std::size_t compared = 0;
   double worst = 0.0;
@@ -50,7 +56,7 @@ TEST_P(CheckerParity, ChunksIdsScoresAndChoiceEqualTheReference) {
     const auto ids = reference.at("input_ids").get<std::vector<std::vector<std::int32_t>>>();
     for (std::size_t k = 0; k < chunks.size(); ++k) {
       EXPECT_EQ(verdict.chunks[k].text, chunks[k]) << what << " chunk " << k;
-      const auto encoded = checkpoint->text_model().tokenizer().encode(chunks[k] + eos + input.claim, std::nullopt, max_length);
+      const auto encoded = checkpoint->text_model().tokenizer().encode(prefix + chunks[k] + eos + input.claim, std::nullopt, max_length);
       EXPECT_EQ(encoded.input_ids, ids[k]) << what << " chunk " << k;
       EXPECT_NEAR(verdict.chunks[k].score, scores[k], 1e-5) << what << " chunk " << k;
       worst = std::max(worst, std::abs(verdict.chunks[k].score - scores[k]));
@@ -72,7 +78,7 @@ TEST_P(CheckerParity, ChunksIdsScoresAndChoiceEqualTheReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(MiniCheckShapes, CheckerParity,
-                         ::testing::Values("real-minicheck-roberta-large", "real-minicheck-deberta-v3-large"));
+                         ::testing::Values("real-minicheck-roberta-large", "real-minicheck-deberta-v3-large", "real-flan-t5-large"));
 
 TEST(CheckerVerifier, RefusesWhatItCannotRead) {
   auto checkpoint = std::make_shared<const NliCheckpoint>(testing::fixture_checkpoint("real-minicheck-roberta-large"),

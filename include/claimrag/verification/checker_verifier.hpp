@@ -25,6 +25,8 @@
 // call, so verdicts are the same bytes for any thread count.
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -47,12 +49,15 @@ CheckerKind parse_checker_kind(std::string_view name);
 
 /// What a checker reads, by family (the reference's settings): chunks of 400 tokens within 512
 /// tokens for RoBERTa, 400 tokens within 2048 for DeBERTa-v2/v3, 500 words within 2048 after
-/// "predict: " for T5; other families 400 tokens within their length.
+/// "predict: " for T5, reading label tokens 3 and 209; other families 400 tokens within their length.
 struct CheckerSettings {
   std::size_t chunk_size = 400;
   bool counts_words = false;  ///< words (Flan-T5) rather than tokens
   std::size_t max_length = 512;
   std::string prefix;
+  /// A T5 checker's label tokens (MiniCheck-Flan-T5: 3 for unsupported, 209 for supported): the
+  /// decoder's first-step logits it reads; empty for the classifiers.
+  std::vector<std::int32_t> label_tokens{};
 };
 
 /// The settings of a checkpoint of `model_type` (config.json's), before the user's changes.

@@ -28,6 +28,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -84,7 +85,9 @@ class NliCheckpoint {
   /// Loads `folder`. UsageError naming the folder when its head is not a classification over
   /// labels (an embedding model or a one-logit reranker); the labels by checkpoint_labels
   /// (DataError for unknown names without a declaration, UsageError for a bad declaration).
-  explicit NliCheckpoint(const std::filesystem::path& folder, const std::vector<std::string>& declared_labels = {});
+  /// `label_tokens`: a T5 folder's (pretrained::LoadOptions), which it cannot load without.
+  explicit NliCheckpoint(const std::filesystem::path& folder, const std::vector<std::string>& declared_labels = {},
+                         const std::vector<std::int32_t>& label_tokens = {});
 
   [[nodiscard]] const pretrained::TextModel& text_model() const { return model_; }
   [[nodiscard]] const std::vector<Label>& label_of_id() const { return label_of_id_; }

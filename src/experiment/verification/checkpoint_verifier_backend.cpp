@@ -52,6 +52,8 @@ std::vector<std::string> checker_labels(const fs::path& folder, const Experiment
   const auto& declared = config.verification.checkpoint.labels;
   if (!declared.empty()) return declared;
   const auto model_config = pretrained::read_model_config(folder);
+  // A config.json without id2label has the reference library's default two labels (T5's).
+  if (model_config.labels.empty()) return {"unsupported", "supported"};
   if (model_config.labels.size() != 2) return {};
   try {
     (void)verification::map_nli_labels(model_config.labels, model_config.file);
@@ -70,10 +72,12 @@ void describe_checkpoint(nlohmann::ordered_json& record, const VerifierSource&, 
   const auto checker = verification::parse_checker_kind(config.verification.checkpoint.checker);
   const auto declared = checker == verification::CheckerKind::nli ? config.verification.checkpoint.labels
                                                                    : checker_labels(spec.location, config);
-  const auto labels = verification::checkpoint_labels(model_config.labels, model_config.file, declared);
+  // As the model loads it: without id2label, the reference library's default two labels.
+  const auto id2label = model_config.labels.empty() ? std::vector<std::string>{"LABEL_0", "LABEL_1"} : model_config.labels;
+  const auto labels = verification::checkpoint_labels(id2label, model_config.file, declared);
   if (!declared.empty()) checkpoint["declared_labels"] = declared;
   auto label_map = nlohmann::ordered_json::object();
-  for (std::size_t id = 0; id < labels.size(); ++id) label_map[model_config.labels[id]] = verification::label_name(labels[id]);
+  for (std::size_t id = 0; id < labels.size(); ++id) label_map[id2label[id]] = verification::label_name(labels[id]);
   checkpoint["label_map"] = std::move(label_map);
   checkpoint["precision"] = pretrained::precision_name(pretrained::default_checkpoint_precision());
   record["checkpoint"] = std::move(checkpoint);
@@ -85,6 +89,7 @@ void describe_checkpoint(nlohmann::ordered_json& record, const VerifierSource&, 
                       {"chunk_size", chunk_size != 0 ? chunk_size : settings.chunk_size},
                       {"chunk_count", settings.counts_words ? "words" : "tokens"},
                       {"prefix", settings.prefix},
+                      {"label_tokens", settings.label_tokens},
                       {"threshold", options.rule.threshold},
                       {"max_rationale", options.rule.max_rationale},
                       {"max_length", options.max_length}};
@@ -100,7 +105,8 @@ std::unique_ptr<verification::ClaimVerifier> open_checker_verifier(const fs::pat
                                                                    verification::CheckerKind kind) {
   const auto& settings = config.verification.checkpoint;
   const auto labels = checker_labels(folder, config);
-  auto checkpoint = std::make_shared<const verification::NliCheckpoint>(folder, labels);
+  const auto family = verification::known_checker_settings(pretrained::read_model_config(folder).model_type);
+  auto checkpoint = std::make_shared<const verification::NliCheckpoint>(folder, labels, family.label_tokens);
   verification::CheckerOptions options;
   options.kind = kind;
   options.chunk_size = settings.chunk_size;
