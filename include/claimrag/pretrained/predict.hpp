@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "claimrag/pretrained/pretrained_model.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 #include "claimrag/tokenizer/tokenizer.hpp"
 
 namespace claimrag::pretrained {
@@ -21,6 +22,7 @@ struct PredictOptions {
   std::filesystem::path out;
   std::size_t max_length = 0;  ///< tokens per input, special ones included; 0: all the model's positions
   std::size_t batch_size = 32;
+  shard::ShardSelection* shard = nullptr;  ///< the shard of the inputs to run (shard_selection.hpp); nullptr: all
 };
 
 /// One input line.
