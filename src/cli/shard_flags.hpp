@@ -89,6 +89,10 @@ inline ShardedCommand sharded_command(const CLI::App& command, const std::string
                                       const std::filesystem::path& out, std::vector<shard::Sidecar> sidecars,
                                       const std::string& config_checksum, nlohmann::ordered_json verifier = nullptr) {
   if (!text.empty() && out.empty()) throw UsageError("--shard writes the shard's records to --out: give --out FILE");
+  // A device or a pipe cannot be read back for the manifest's checksum, nor merged.
+  if (!text.empty() && (std::filesystem::is_character_file(out) || std::filesystem::is_fifo(out))) {
+    throw UsageError("--shard writes a file that merge reads back: --out " + out.string() + " is a device or a pipe");
+  }
   return {text,
           {label, {}, shard::configuration_identity(config_checksum, output_arguments(command)), std::move(verifier), out,
            std::move(sidecars)}};
