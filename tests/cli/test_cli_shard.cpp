@@ -1,0 +1,205 @@
+// --shard K/N and `claimrag merge` end to end: the merged output of N shards (given in any order,
+// each computed on any thread count) is byte-identical to the unsharded run, sidecars included,
+// for N = 1, 2, 3, 7 and more shards than records; a bad --shard is a usage error and writes
+// nothing; merge refuses every kind of mismatched, missing, repeated or damaged shard with exit 3,
+// naming the file, and writes nothing. Runs on the committed tiny checkpoint, so it needs no data.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "support/fixture_paths.hpp"
+#include "support/run_binary.hpp"
+#include "support/scoped_variable.hpp"
+#include "support/temp_folder.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using claimrag::testing::run_claimrag;
+using claimrag::testing::slurp;
+using claimrag::testing::TempFolder;
+
+const std::string kShardCheckpoint = claimrag::testing::kModels + "bert-classifier";
+
+/// `count` (claim, evidence) lines for verify --pairs, or (text, text_pair) lines for predict,
+/// made deterministically from their index.
+std::string shard_inputs(std::size_t count, bool for_predict, const std::string& salt = "") {
+  const std::vector<std::string> words{"aspirin", "lowers", "risk", "of", "infarction", "vitamin", "raises", "bone", "density", "no", "effect"};
+  std::string lines;
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string claim, evidence;
+    for (std::size_t w = 0; w < 4 + i % 5; ++w) claim += (w ? " " : "") + words[(i * 7 + w * 3) % words.size()];
+    for (std::size_t w = 0; w < 12 + i % 9; ++w) evidence += (w ? (w % 6 == 0 ? ". " : " ") : "") + words[(i * 5 + w) % words.size()];
+    nlohmann::json line{{"id", "p" + std::to_string(i)}};
+    line[for_predict ? "text" : "claim"] = claim + salt + ".";
+    line[for_predict ? "text_pair" : "evidence"] = evidence + ".";
+    lines += line.dump() + "\n";
+  }
+  return lines;
+}
+
+/// Runs `claimrag --quiet ARGUMENTS` and expects success.
+void shard_run(const std::string& arguments, const TempFolder& folder) {
+  const auto outcome = run_claimrag("--quiet " + arguments, folder.path());
+  ASSERT_EQ(outcome.exit_code, 0) << arguments << "\n" << outcome.err;
+}
+
+/// The shard outputs of `command` as `count` shards into folder/NAME-K.jsonl, their threads
+/// alternating between 1 and 2; returned in reverse shard order (merge takes any order).
+std::string run_shards(const std::string& command, const TempFolder& folder, const std::string& name, std::size_t count) {
+  std::string outputs;
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto out = folder.path() / (name + "-" + std::to_string(k) + ".jsonl");
+    shard_run(command + " --out " + out.string() + " --shard " + std::to_string(k) + "/" + std::to_string(count) +
+                  " --threads " + std::to_string(1 + k % 2),
+              folder);
+    outputs = out.string() + " " + outputs;
+  }
+  return outputs;
+}
+
+/// The whole run of `command` against merges of 1, 2, 3, 7 and `many` shards: the same bytes, and
+/// the same `.meta.json` sidecar when `sidecar`.
+void expect_merges_match(const std::string& command, const TempFolder& folder, std::size_t many, bool sidecar) {
+  const auto whole = folder.path() / "whole.jsonl";
+  shard_run(command + " --out " + whole.string() + " --threads 2", folder);
+  for (const std::size_t count : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, many}) {
+    const std::string name = "n" + std::to_string(count);
+    const auto merged = folder.path() / (name + ".jsonl");
+    shard_run("merge --out " + merged.string() + " " + run_shards(command, folder, name, count), folder);
+    EXPECT_EQ(slurp(merged), slurp(whole)) << count << " shards";
+    EXPECT_EQ(fs::exists(folder.path() / (name + ".meta.json")), sidecar);
+    if (sidecar) {
+      EXPECT_EQ(slurp(folder.path() / (name + ".meta.json")), slurp(folder.path() / "whole.meta.json")) << count;
+    }
+  }
+}
+
+/// Expects `claimrag merge --out OUT SHARDS` to refuse with exit 3, `message` in its error, and
+/// OUT unwritten.
+void expect_merge_refused(const std::string& shards, const std::string& message, const TempFolder& folder) {
+  const auto out = folder.path() / "refused.jsonl";
+  const auto outcome = run_claimrag("merge --out " + out.string() + " " + shards, folder.path());
+  EXPECT_EQ(outcome.exit_code, 3) << shards << "\n" << outcome.err;
+  EXPECT_NE(outcome.err.find(message), std::string::npos) << "expected: " << message << "\n" << outcome.err;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+nlohmann::json shard_manifest_of(const fs::path& output) { return nlohmann::json::parse(slurp(output.string() + ".shard.json")); }
+
+}  // namespace
+
+TEST(CliShard, VerifyPairsMergesToTheUnshardedBytesForAnyShardCountAndThreads) {
+  TempFolder folder;
+  const auto pairs = folder.write("pairs.jsonl", shard_inputs(23, false));
+  expect_merges_match("verify --pairs " + pairs.string() + " --verifier checkpoint:" + kShardCheckpoint, folder, 30, true);
+  const auto manifest = shard_manifest_of(folder.path() / "n7-2.jsonl");
+  EXPECT_EQ(manifest["shard"], (nlohmann::json{{"index", 2}, {"count", 7}, {"rule", "contiguous-blocks"}}));
+  EXPECT_EQ(manifest["records"], (nlohmann::json{{"total", 23}, {"first", 8}, {"count", 3}}));  // 23 = 4+4+3+3+3+3+3
+  EXPECT_EQ(manifest["command"], "verify --pairs");
+  EXPECT_EQ(manifest["verifier"]["spec"], "checkpoint:" + kShardCheckpoint);
+  EXPECT_EQ(manifest["files"][1]["name"], "n7-2.meta.json");
+  EXPECT_EQ(slurp(folder.path() / "n30-29.jsonl"), "");  // more shards than pairs: the last ones are empty
+}
+
+TEST(CliShard, PredictMergesToTheUnshardedBytesWhateverTheBatches) {
+  TempFolder folder;
+  const auto inputs = folder.write("inputs.jsonl", shard_inputs(17, true));
+  // The shards' batches of 3 start at other inputs than the whole run's batches of 32.
+  expect_merges_match("predict --checkpoint " + kShardCheckpoint + " --pairs " + inputs.string() + " --batch-size 3", folder, 20, false);
+}
+
+TEST(CliShard, GroundMergesToTheUnshardedBytes) {
+  TempFolder folder;
+  expect_merges_match("ground --data " + claimrag::testing::kTiny + " --answers data/fixtures/grounding/answers.jsonl --verifier checkpoint:" +
+                          kShardCheckpoint,
+                      folder, 9, true);
+}
+
+TEST(CliShard, ABadShardIsAUsageErrorAndWritesNothing) {
+  TempFolder folder;
+  const auto pairs = folder.write("pairs.jsonl", shard_inputs(5, false));
+  ::unsetenv("SLURM_ARRAY_TASK_ID");
+  const auto out = folder.path() / "out.jsonl";
+  const std::string command = "verify --pairs " + pairs.string() + " --verifier checkpoint:" + kShardCheckpoint + " --out " + out.string();
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"4/4", "shard 4 of 4 does not exist"},
+      {"0/0", "the number of shards must be at least 1"},
+      {"x", "must be K/N"},
+      {"slurm", "--shard slurm: SLURM_ARRAY_TASK_ID is not set"}};
+  for (const auto& [shard, message] : cases) {
+    const auto outcome = run_claimrag(command + " --shard " + shard, folder.path());
+    EXPECT_EQ(outcome.exit_code, 2) << shard << "\n" << outcome.err;
+    EXPECT_NE(outcome.err.find(message), std::string::npos) << outcome.err;
+    EXPECT_FALSE(fs::exists(out)) << shard;
+    EXPECT_FALSE(fs::exists(out.string() + ".shard.json")) << shard;
+  }
+  // Where a shard has no meaning: one claim, a model every shard would save, a served verifier.
+  const std::vector<std::pair<std::string, std::string>> misplaced{
+      {"verify --data " + claimrag::testing::kTiny + " --claim 'aspirin works' --shard 0/2", "--shard does not apply with --claim"},
+      {"verify --pairs " + pairs.string() + " --out " + out.string() + " --save-model m.safetensors --shard 0/2", "--shard does not apply with --save-model"},
+      {"verify --pairs " + pairs.string() + " --out " + out.string() + " --verifier llm:http://127.0.0.1:9 --llm-model m --shard 0/2",
+       "--shard does not apply with a served --verifier"}};
+  for (const auto& [arguments, message] : misplaced) {
+    const auto outcome = run_claimrag(arguments, folder.path());
+    EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.err;
+    EXPECT_NE(outcome.err.find(message), std::string::npos) << outcome.err;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+TEST(CliShard, SlurmTakesTheShardFromTheJobArray) {
+  TempFolder folder;
+  const auto inputs = folder.write("inputs.jsonl", shard_inputs(10, true));
+  // Task 5 of an array 4..6: shard 1 of 3.
+  const claimrag::testing::ScopedVariable id("SLURM_ARRAY_TASK_ID", "5");
+  const claimrag::testing::ScopedVariable min("SLURM_ARRAY_TASK_MIN", "4");
+  const claimrag::testing::ScopedVariable count("SLURM_ARRAY_TASK_COUNT", "3");
+  const auto out = folder.path() / "task.jsonl";
+  shard_run("predict --checkpoint " + kShardCheckpoint + " --pairs " + inputs.string() + " --out " + out.string() + " --shard slurm", folder);
+  const auto manifest = shard_manifest_of(out);
+  EXPECT_EQ(manifest["shard"]["index"], 1);
+  EXPECT_EQ(manifest["shard"]["count"], 3);
+  EXPECT_EQ(manifest["records"], (nlohmann::json{{"total", 10}, {"first", 4}, {"count", 3}}));
+}
+
+TEST(CliShard, MergeRefusesShardsThatAreNotOneWholeRunAndWritesNothing) {
+  TempFolder folder;
+  const auto inputs = folder.write("inputs.jsonl", shard_inputs(9, true));
+  const std::string predict = "predict --checkpoint " + kShardCheckpoint + " --pairs " + inputs.string();
+  (void)run_shards(predict, folder, "s", 3);
+  const std::string s0 = (folder.path() / "s-0.jsonl").string();
+  const std::string s1 = (folder.path() / "s-1.jsonl").string();
+  const std::string s2 = (folder.path() / "s-2.jsonl").string();
+
+  expect_merge_refused(s0 + " " + s2, "merge: shard 1 of 3 is missing", folder);
+  expect_merge_refused(s0 + " " + s1 + " " + s2 + " " + s1, s1 + ": is shard 1 of 3, as is " + s1 + ": a shard given twice", folder);
+  expect_merge_refused(s0 + " " + (folder.path() / "absent.jsonl").string() + " " + s2, "absent.jsonl: is missing: no such shard output", folder);
+
+  // Shards of another input, another configuration, another shard count.
+  const auto other_inputs = folder.write("other.jsonl", shard_inputs(9, true, " indeed"));
+  (void)run_shards("predict --checkpoint " + kShardCheckpoint + " --pairs " + other_inputs.string(), folder, "input", 3);
+  expect_merge_refused(s0 + " " + (folder.path() / "input-1.jsonl").string() + " " + s2, "input-1.jsonl: is a shard of another run than " + s0 + ": its inputs differ", folder);
+  (void)run_shards(predict + " --max-length 16", folder, "config", 3);
+  expect_merge_refused(s0 + " " + (folder.path() / "config-1.jsonl").string() + " " + s2, "config-1.jsonl: is a shard of another run than " + s0 + ": its configuration differs", folder);
+  (void)run_shards(predict, folder, "two", 2);
+  expect_merge_refused(s0 + " " + (folder.path() / "two-1.jsonl").string() + " " + s2, "two-1.jsonl: is a shard of another run than " + s0 + ": it is one of 2 shards, not 3", folder);
+
+  // A damaged shard, a partial one (cut short), one without its manifest.
+  const std::string whole_s1 = slurp(s1);
+  std::ofstream(s1, std::ios::app) << "x";
+  expect_merge_refused(s0 + " " + s1 + " " + s2, s1 + ": is damaged or partial", folder);
+  std::ofstream(s1, std::ios::binary | std::ios::trunc) << whole_s1.substr(0, whole_s1.size() / 2);
+  expect_merge_refused(s0 + " " + s1 + " " + s2, s1 + ": is damaged or partial", folder);
+  std::ofstream(s1, std::ios::binary | std::ios::trunc) << whole_s1;
+  shard_run("merge --out " + (folder.path() / "restored.jsonl").string() + " " + s2 + " " + s0 + " " + s1, folder);
+  fs::remove(s1 + ".shard.json");
+  expect_merge_refused(s0 + " " + s1 + " " + s2, s1 + ".shard.json: is missing", folder);
+}

@@ -1,0 +1,177 @@
+// The shard rule (contiguous blocks of the input order, sizes differing by at most one, the first
+// T mod N one larger), the parsing of --shard K/N and of a Slurm array's environment with its
+// refusals, keeping a shard's records, and the manifest read back as written.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "claimrag/error.hpp"
+#include "claimrag/shard/shard_manifest.hpp"
+#include "claimrag/shard/shard_selection.hpp"
+#include "claimrag/shard/shard_spec.hpp"
+#include "support/temp_folder.hpp"
+
+namespace {
+
+using claimrag::shard::Block;
+using claimrag::shard::ShardSpec;
+
+/// An environment holding exactly `variables`.
+claimrag::shard::Environment slurm_environment(std::map<std::string, std::string> variables) {
+  return [variables = std::move(variables)](const char* name) -> const char* {
+    const auto found = variables.find(name);
+    return found == variables.end() ? nullptr : found->second.c_str();
+  };
+}
+
+/// The UsageError message of parse_shard(text, environment), or "" when it parses.
+std::string shard_refusal(const std::string& text, const claimrag::shard::Environment& environment = slurm_environment({})) {
+  try {
+    (void)claimrag::shard::parse_shard(text, environment);
+    return "";
+  } catch (const claimrag::UsageError& error) {
+    return error.what();
+  }
+}
+
+}  // namespace
+
+TEST(ShardRule, BlocksAreContiguousInInputOrderAndDifferByAtMostOne) {
+  for (std::size_t total = 0; total <= 40; ++total) {
+    for (std::size_t count = 1; count <= 45; ++count) {
+      std::size_t next = 0;
+      for (std::size_t k = 0; k < count; ++k) {
+        const Block block = claimrag::shard::shard_block(total, {k, count});
+        EXPECT_EQ(block.begin, next) << total << " records, shard " << k << " of " << count;
+        // The first total mod count blocks hold one more record.
+        EXPECT_EQ(block.size(), total / count + (k < total % count ? 1 : 0)) << total << " records, shard " << k << " of " << count;
+        next = block.end;
+      }
+      EXPECT_EQ(next, total) << total << " records, " << count << " shards";
+    }
+  }
+}
+
+TEST(ShardRule, TenRecordsInFourShardsByHand) {
+  // 10 = 3 + 3 + 2 + 2.
+  const std::vector<std::pair<std::size_t, std::size_t>> expected{{0, 3}, {3, 6}, {6, 8}, {8, 10}};
+  for (std::size_t k = 0; k < 4; ++k) {
+    const Block block = claimrag::shard::shard_block(10, {k, 4});
+    EXPECT_EQ(block.begin, expected[k].first);
+    EXPECT_EQ(block.end, expected[k].second);
+  }
+  // More shards than records: the last ones are empty.
+  EXPECT_EQ(claimrag::shard::shard_block(2, {1, 5}).size(), 1u);
+  EXPECT_EQ(claimrag::shard::shard_block(2, {4, 5}).size(), 0u);
+  EXPECT_EQ(claimrag::shard::shard_block(2, {4, 5}).begin, 2u);
+}
+
+TEST(ShardRule, KeepShardKeepsTheBlockAndRecordsIt) {
+  const std::vector<int> records{10, 11, 12, 13, 14, 15, 16};
+  claimrag::shard::ShardSelection selection;
+  selection.spec = {1, 3};
+  EXPECT_EQ(claimrag::shard::keep_shard(records, &selection), (std::vector<int>{13, 14}));
+  EXPECT_TRUE(selection.applied);
+  EXPECT_EQ(selection.total, 7u);
+  EXPECT_EQ(selection.block.begin, 3u);
+  EXPECT_EQ(claimrag::shard::keep_shard(records, nullptr), records);
+}
+
+TEST(ShardParsing, ReadsKOfN) {
+  const ShardSpec spec = claimrag::shard::parse_shard("3/4", slurm_environment({}));
+  EXPECT_EQ(spec.index, 3u);
+  EXPECT_EQ(spec.count, 4u);
+  EXPECT_EQ(claimrag::shard::parse_shard("0/1", slurm_environment({})).count, 1u);
+}
+
+TEST(ShardParsing, RefusesWhatIsNoShard) {
+  EXPECT_NE(shard_refusal("4/4").find("shard 4 of 4 does not exist: K counts from 0 to 3"), std::string::npos);
+  EXPECT_NE(shard_refusal("0/0").find("the number of shards must be at least 1"), std::string::npos);
+  for (const std::string text : {"x", "", "1/", "/3", "-1/3", "1/-3", " 1/3", "1/3 ", "1/3/5", "1.0/3", "+1/3", "1234567890/9999999999", "SLURM"}) {
+    EXPECT_NE(shard_refusal(text).find("--shard: must be K/N"), std::string::npos) << "'" << text << "': " << shard_refusal(text);
+  }
+  EXPECT_EQ(claimrag::shard::shard_text_problem("2/3"), "");
+  EXPECT_EQ(claimrag::shard::shard_text_problem("slurm"), "");
+}
+
+TEST(ShardParsing, SlurmTakesKAndNFromTheArray) {
+  const ShardSpec spec = claimrag::shard::parse_shard(
+      "slurm", slurm_environment({{"SLURM_ARRAY_TASK_ID", "7"}, {"SLURM_ARRAY_TASK_MIN", "4"}, {"SLURM_ARRAY_TASK_COUNT", "5"},
+                                  {"SLURM_ARRAY_TASK_MAX", "99"}}));
+  EXPECT_EQ(spec.index, 3u);
+  EXPECT_EQ(spec.count, 5u);  // COUNT, when set, wins over MAX - MIN + 1
+  const ShardSpec by_max = claimrag::shard::parse_shard(
+      "slurm", slurm_environment({{"SLURM_ARRAY_TASK_ID", "0"}, {"SLURM_ARRAY_TASK_MIN", "0"}, {"SLURM_ARRAY_TASK_MAX", "15"}}));
+  EXPECT_EQ(by_max.index, 0u);
+  EXPECT_EQ(by_max.count, 16u);
+}
+
+TEST(ShardParsing, SlurmRefusesOutsideAnArrayOrOutsideItsRange) {
+  EXPECT_NE(shard_refusal("slurm").find("--shard slurm: SLURM_ARRAY_TASK_ID is not set"), std::string::npos);
+  EXPECT_NE(shard_refusal("slurm", slurm_environment({{"SLURM_ARRAY_TASK_ID", "2"}})).find("SLURM_ARRAY_TASK_MIN is not set"),
+            std::string::npos);
+  EXPECT_NE(shard_refusal("slurm", slurm_environment({{"SLURM_ARRAY_TASK_ID", "two"}, {"SLURM_ARRAY_TASK_MIN", "0"}}))
+                .find("SLURM_ARRAY_TASK_ID is not a number: 'two'"),
+            std::string::npos);
+  // An array with gaps, --array=0,2,9: task 9 is past MIN + COUNT.
+  EXPECT_NE(shard_refusal("slurm", slurm_environment({{"SLURM_ARRAY_TASK_ID", "9"}, {"SLURM_ARRAY_TASK_MIN", "0"},
+                                                       {"SLURM_ARRAY_TASK_COUNT", "3"}, {"SLURM_ARRAY_TASK_MAX", "9"}}))
+                .find("task 9 is outside its array"),
+            std::string::npos);
+  EXPECT_NE(shard_refusal("slurm", slurm_environment({{"SLURM_ARRAY_TASK_ID", "1"}, {"SLURM_ARRAY_TASK_MIN", "3"},
+                                                       {"SLURM_ARRAY_TASK_MAX", "5"}}))
+                .find("task 1 is outside its array"),
+            std::string::npos);
+  EXPECT_NE(shard_refusal("slurm", slurm_environment({{"SLURM_ARRAY_TASK_ID", "1"}, {"SLURM_ARRAY_TASK_MIN", "3"},
+                                                       {"SLURM_ARRAY_TASK_MAX", "2"}}))
+                .find("SLURM_ARRAY_TASK_MAX is below SLURM_ARRAY_TASK_MIN"),
+            std::string::npos);
+}
+
+TEST(ShardManifestFile, ReadsBackWhatItWrites) {
+  claimrag::testing::TempFolder folder;
+  claimrag::shard::ShardManifest manifest;
+  manifest.version = "9.9";
+  manifest.command = "predict";
+  manifest.spec = {2, 5};
+  manifest.total = 11;
+  manifest.block = claimrag::shard::shard_block(11, manifest.spec);
+  manifest.inputs = claimrag::shard::input_identities({folder.write("in.jsonl", "{}\n"), {}});
+  manifest.configuration = claimrag::shard::configuration_identity("abc", {"--max-length 8"});
+  const auto out = folder.write("out.jsonl", "line\n");
+  manifest.files.push_back(claimrag::shard::describe_file(out, "output", "out.jsonl", claimrag::shard::kConcatenate));
+  const auto path = folder.write("out.jsonl.shard.json", claimrag::shard::manifest_text(manifest));
+  EXPECT_EQ(claimrag::shard::manifest_path(out), path);
+  const auto read = claimrag::shard::read_manifest(path);
+  EXPECT_EQ(claimrag::shard::manifest_text(read), claimrag::shard::manifest_text(manifest));
+  EXPECT_EQ(read.block.begin, 5u);  // 11 = 3 + 2 + 2 + 2 + 2
+  EXPECT_EQ(read.files.front().bytes, 5u);
+  EXPECT_EQ(manifest.inputs.size(), 1u);  // the empty path is skipped
+
+  folder.write("bad.shard.json", "{\"format\": \"claimrag-shard\", \"format_version\": 1}");
+  try {
+    (void)claimrag::shard::read_manifest(folder.path() / "bad.shard.json");
+    ADD_FAILURE() << "a manifest without its fields was read";
+  } catch (const claimrag::DataError& error) {
+    EXPECT_NE(std::string(error.what()).find("bad.shard.json: is not a valid shard manifest"), std::string::npos) << error.what();
+  }
+}
+
+TEST(ShardManifestFile, AFolderIsIdentifiedByItsFilesNotItsListingOrder) {
+  claimrag::testing::TempFolder one;
+  claimrag::testing::TempFolder two;
+  one.write("m/a.txt", "a");
+  one.write("m/sub/b.txt", "b");
+  two.write("m/sub/b.txt", "b");
+  two.write("m/a.txt", "a");
+  two.write("m/.a.txt.tmp.1.0", "a temporary");  // names starting with a dot are left out
+  const auto first = claimrag::shard::input_identities({one.path() / "m"});
+  const auto second = claimrag::shard::input_identities({two.path() / "m"});
+  EXPECT_EQ(first[0]["xxh64"], second[0]["xxh64"]);
+  EXPECT_EQ(first[0]["files"], 2);
+  two.write("m/sub/b.txt", "B");
+  EXPECT_NE(claimrag::shard::input_identities({two.path() / "m"})[0]["xxh64"], first[0]["xxh64"]);
+}
