@@ -116,6 +116,30 @@ TEST(CliShard, PredictMergesToTheUnshardedBytesWhateverTheBatches) {
   expect_merges_match("predict --checkpoint " + kShardCheckpoint + " --pairs " + inputs.string() + " --batch-size 3", folder, 20, false);
 }
 
+TEST(CliShard, VerifyOverARunMergesToTheUnshardedBytes) {
+  TempFolder folder;
+  const std::string index = (folder.path() / "bm25").string();
+  const std::string run = (folder.path() / "bm25.trec").string();
+  shard_run("index --data " + claimrag::testing::kTiny + " --method bm25 --out " + index, folder);
+  shard_run("retrieve --data " + claimrag::testing::kTiny + " --index " + index + " --method bm25 --split test --k 3 --out " + run, folder);
+  expect_merges_match("verify --data " + claimrag::testing::kTiny + " --split test --run " + run + " --verifier checkpoint:" + kShardCheckpoint,
+                      folder, 8, true);
+  EXPECT_EQ(shard_manifest_of(folder.path() / "n2-0.jsonl")["command"], "verify --run");
+}
+
+TEST(CliShard, Bm25RetrievalMergesToTheUnshardedRun) {
+  TempFolder folder;
+  const std::string index = (folder.path() / "bm25").string();
+  shard_run("index --data " + claimrag::testing::kTiny + " --method bm25 --out " + index, folder);
+  expect_merges_match("retrieve --data " + claimrag::testing::kTiny + " --index " + index + " --method bm25 --split test --k 3", folder, 9,
+                      false);
+  const auto dense = run_claimrag("retrieve --data " + claimrag::testing::kTiny + " --index " + index + " --method dense --split test --out " +
+                                      (folder.path() / "dense.trec").string() + " --shard 0/2",
+                                  folder.path());
+  EXPECT_EQ(dense.exit_code, 2) << dense.err;
+  EXPECT_NE(dense.err.find("--shard applies to retrieve --method bm25"), std::string::npos) << dense.err;
+}
+
 TEST(CliShard, GroundMergesToTheUnshardedBytes) {
   TempFolder folder;
   expect_merges_match("ground --data " + claimrag::testing::kTiny + " --answers data/fixtures/grounding/answers.jsonl --verifier checkpoint:" +
