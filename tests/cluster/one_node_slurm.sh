@@ -3,7 +3,8 @@
 # for this machine under $slurm_dir (its cores, its memory, its own ports, state and spool folders
 # in $slurm_dir), creates a munge key, starts munged, slurmctld and slurmd, and waits until sinfo
 # shows the node idle; stop_slurm stops exactly the daemons it started, by the PIDs in their pid
-# files. Every wait is bounded, so a broken installation fails the test instead of hanging it.
+# files. The daemons talk over 127.0.0.1, whatever the host name resolves to. Every wait is
+# bounded, so a broken installation fails the test instead of hanging it.
 
 # Runs "$@" every half second until it succeeds, for at most $1 seconds; fails after that.
 wait_until() {
@@ -29,7 +30,7 @@ start_slurm() {
   memory_mb=$(awk '/MemTotal/ {print int($2 / 1024 / 2)}' /proc/meminfo)
   cat > "$slurm_dir/slurm.conf" <<CONF
 ClusterName=claimragtest
-SlurmctldHost=$slurm_node
+SlurmctldHost=$slurm_node(127.0.0.1)
 SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 SlurmUser=$(id -un)
@@ -58,7 +59,7 @@ SlurmdTimeout=30
 MinJobAge=600
 KillWait=5
 PlugStackConfig=$slurm_dir/plugstack.conf
-NodeName=$slurm_node CPUs=$(nproc) RealMemory=$memory_mb State=UNKNOWN
+NodeName=$slurm_node NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=$memory_mb State=UNKNOWN
 PartitionName=test Nodes=$slurm_node Default=YES MaxTime=INFINITE State=UP
 CONF
   : > "$slurm_dir/plugstack.conf"
