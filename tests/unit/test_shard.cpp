@@ -4,11 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "claimrag/error.hpp"
+#include "claimrag/shard/merge.hpp"
 #include "claimrag/shard/shard_manifest.hpp"
 #include "claimrag/shard/shard_selection.hpp"
 #include "claimrag/shard/shard_spec.hpp"
@@ -174,4 +178,66 @@ TEST(ShardManifestFile, AFolderIsIdentifiedByItsFilesNotItsListingOrder) {
   EXPECT_EQ(first[0]["files"], 2);
   two.write("m/sub/b.txt", "B");
   EXPECT_NE(claimrag::shard::input_identities({two.path() / "m"})[0]["xxh64"], first[0]["xxh64"]);
+}
+
+namespace {
+
+/// Writes shard `k` of `count` of the lines "r0\n".."r{total-1}\n" as a command would, with its
+/// manifest, into `folder`; returns the shard output's path.
+std::filesystem::path write_test_shard(const claimrag::testing::TempFolder& folder, std::size_t k, std::size_t count, std::size_t total) {
+  claimrag::shard::ShardManifest manifest;
+  manifest.version = "1";
+  manifest.command = "predict";
+  manifest.spec = {k, count};
+  manifest.total = total;
+  manifest.block = claimrag::shard::shard_block(total, manifest.spec);
+  std::string lines;
+  for (std::size_t r = manifest.block.begin; r < manifest.block.end; ++r) lines += "r" + std::to_string(r) + "\n";
+  const std::string name = "part-" + std::to_string(k) + ".jsonl";
+  const auto output = folder.write(name, lines);
+  manifest.files.push_back(claimrag::shard::describe_file(output, "output", name, claimrag::shard::kConcatenate));
+  const auto sidecar = folder.write("part-" + std::to_string(k) + ".meta.json", "{}\n");
+  manifest.files.push_back(claimrag::shard::describe_file(sidecar, "verifier record", sidecar.filename().string(),
+                                                          claimrag::shard::kIdentical, ".meta.json"));
+  folder.write(name + ".shard.json", claimrag::shard::manifest_text(manifest));
+  return output;
+}
+
+}  // namespace
+
+TEST(ShardMerge, ConcatenatesInShardOrderAndWritesIdenticalSidecarsOnce) {
+  claimrag::testing::TempFolder folder;
+  std::vector<std::filesystem::path> outputs;
+  for (const std::size_t k : {3u, 0u, 4u, 2u, 1u}) outputs.push_back(write_test_shard(folder, k, 5, 7));
+  const auto out = folder.path() / "merged.jsonl";
+  const auto plan = claimrag::shard::plan_merge(out, outputs);
+  EXPECT_EQ(plan.shards, 5u);
+  EXPECT_EQ(plan.records, 7u);
+  ASSERT_EQ(plan.files.size(), 2u);
+  EXPECT_EQ(plan.files[1].target, folder.path() / "merged.meta.json");
+  EXPECT_EQ(plan.files[1].sources.size(), 1u);
+  claimrag::shard::write_merge(plan);
+  std::ifstream merged(out);
+  std::string text((std::istreambuf_iterator<char>(merged)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "r0\nr1\nr2\nr3\nr4\nr5\nr6\n");
+}
+
+TEST(ShardMerge, RefusesAMissingShardAndAChangedFile) {
+  claimrag::testing::TempFolder folder;
+  const std::vector<std::filesystem::path> outputs{write_test_shard(folder, 0, 3, 4), write_test_shard(folder, 2, 3, 4)};
+  try {
+    (void)claimrag::shard::plan_merge(folder.path() / "m.jsonl", outputs);
+    ADD_FAILURE() << "merged without shard 1";
+  } catch (const claimrag::DataError& error) {
+    EXPECT_NE(std::string(error.what()).find("merge: shard 1 of 3 is missing"), std::string::npos) << error.what();
+  }
+  const auto middle = write_test_shard(folder, 1, 3, 4);
+  folder.write("part-1.meta.json", "{\"other\": 1}\n");  // a sidecar other than its manifest says
+  try {
+    (void)claimrag::shard::plan_merge(folder.path() / "m.jsonl", std::vector<std::filesystem::path>{outputs[0], middle, outputs[1]});
+    ADD_FAILURE() << "merged a changed sidecar";
+  } catch (const claimrag::DataError& error) {
+    EXPECT_NE(std::string(error.what()).find("part-1.meta.json: is damaged or partial"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(folder.path() / "m.jsonl"));
 }
