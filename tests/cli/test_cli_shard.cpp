@@ -140,6 +140,20 @@ TEST(CliShard, Bm25RetrievalMergesToTheUnshardedRun) {
   EXPECT_NE(dense.err.find("--shard applies to retrieve --method bm25"), std::string::npos) << dense.err;
 }
 
+TEST(CliShard, InterrogationMergesToTheUnshardedBytes) {
+  TempFolder folder;
+  const auto pairs = folder.write("pairs.jsonl", shard_inputs(15, false));
+  const std::string interrogate =
+      "interrogate --pairs " + pairs.string() + " --responder builtin --samples 3 --verifier checkpoint:" + kShardCheckpoint;
+  expect_merges_match(interrogate, folder, 16, true);
+  // The claim-level verdicts gather the pairs of one claim, which other shards may hold.
+  const auto claims = run_claimrag(interrogate + " --out " + (folder.path() / "o.jsonl").string() + " --claims-out " +
+                                       (folder.path() / "c.jsonl").string() + " --shard 0/2",
+                                   folder.path());
+  EXPECT_EQ(claims.exit_code, 2) << claims.err;
+  EXPECT_NE(claims.err.find("--shard writes --out alone"), std::string::npos) << claims.err;
+}
+
 TEST(CliShard, GroundMergesToTheUnshardedBytes) {
   TempFolder folder;
   expect_merges_match("ground --data " + claimrag::testing::kTiny + " --answers data/fixtures/grounding/answers.jsonl --verifier checkpoint:" +
