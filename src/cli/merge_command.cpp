@@ -19,6 +19,9 @@ void add_merge_command(CLI::App& root) {
   command->add_option("shards", options->shards, "The shards' outputs (each with OUT.shard.json beside it), in any order")
       ->required();
   command->callback([options] {
+    // --out is checked, and what a killed merge left beside it cleared, before any shard is read:
+    // the sidecars' names are known only from the manifests, and are declared below.
+    { const io::OutputPlan early({.inputs = options->shards, .files = {options->out}}); }
     const auto plan = shard::plan_merge(options->out, options->shards);
     std::vector<std::filesystem::path> files;
     for (const auto& file : plan.files) files.push_back(file.target);
