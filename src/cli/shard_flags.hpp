@@ -63,7 +63,12 @@ inline nlohmann::ordered_json shard_verifier_identity(experiment::VerifierSource
   const bool builtin = source.spec.empty() || experiment::parse_verifier_spec(source.spec).kind == "builtin";
   if (builtin && model.empty()) {
     const std::filesystem::path folder = original.empty() ? std::filesystem::path(config.data.original) : original;
-    identity["trained_on"] = shard::input_identities({folder / "claims_train.jsonl", folder / "corpus.jsonl"});
+    // Files that are missing are left to the command, whose message says how to get SciFact.
+    std::vector<std::filesystem::path> files;
+    for (const auto* name : {"claims_train.jsonl", "corpus.jsonl"}) {
+      if (std::filesystem::is_regular_file(folder / name)) files.push_back(folder / name);
+    }
+    identity["trained_on"] = shard::input_identities(files);
   }
   return identity;
 }
