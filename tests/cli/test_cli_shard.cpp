@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -41,6 +42,22 @@ std::string shard_inputs(std::size_t count, bool for_predict, const std::string&
     line[for_predict ? "text" : "claim"] = claim + salt + ".";
     line[for_predict ? "text_pair" : "evidence"] = evidence + ".";
     lines += line.dump() + "\n";
+  }
+  return lines;
+}
+
+/// `count` sufficiency examples, each the claim of shard_inputs with its evidence cut into passages.
+std::string shard_examples(std::size_t count) {
+  std::string lines;
+  std::istringstream pairs(shard_inputs(count, false));
+  for (std::string line; std::getline(pairs, line);) {
+    const auto pair = nlohmann::json::parse(line);
+    nlohmann::json passages = nlohmann::json::array();
+    std::istringstream evidence(pair["evidence"].get<std::string>());
+    for (std::string passage; std::getline(evidence, passage, '.');) {
+      if (passage.find_first_not_of(' ') != std::string::npos) passages.push_back(passage + ".");
+    }
+    lines += nlohmann::json{{"id", pair["id"]}, {"claim", pair["claim"]}, {"evidence", passages}}.dump() + "\n";
   }
   return lines;
 }
@@ -92,6 +109,17 @@ void expect_merge_refused(const std::string& shards, const std::string& message,
   EXPECT_FALSE(fs::exists(out));
 }
 
+/// Expects `claimrag ARGUMENTS --out folder/refused.jsonl --shard 0/2` to be a usage error (exit 2)
+/// with `message`, writing nothing.
+void expect_shard_refused(const std::string& arguments, const std::string& message, const TempFolder& folder) {
+  const auto out = folder.path() / "refused.jsonl";
+  const auto outcome = run_claimrag(arguments + " --out " + out.string() + " --shard 0/2", folder.path());
+  EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.err;
+  EXPECT_NE(outcome.err.find(message), std::string::npos) << "expected: " << message << "\n" << outcome.err;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out.string() + ".shard.json"));
+}
+
 nlohmann::json shard_manifest_of(const fs::path& output) { return nlohmann::json::parse(slurp(output.string() + ".shard.json")); }
 
 }  // namespace
@@ -133,11 +161,8 @@ TEST(CliShard, Bm25RetrievalMergesToTheUnshardedRun) {
   shard_run("index --data " + claimrag::testing::kTiny + " --method bm25 --out " + index, folder);
   expect_merges_match("retrieve --data " + claimrag::testing::kTiny + " --index " + index + " --method bm25 --split test --k 3", folder, 9,
                       false);
-  const auto dense = run_claimrag("retrieve --data " + claimrag::testing::kTiny + " --index " + index + " --method dense --split test --out " +
-                                      (folder.path() / "dense.trec").string() + " --shard 0/2",
-                                  folder.path());
-  EXPECT_EQ(dense.exit_code, 2) << dense.err;
-  EXPECT_NE(dense.err.find("--shard applies to retrieve --method bm25"), std::string::npos) << dense.err;
+  expect_shard_refused("retrieve --data " + claimrag::testing::kTiny + " --index " + index + " --method dense --split test",
+                       "--shard applies to retrieve --method bm25", folder);
 }
 
 TEST(CliShard, InterrogationMergesToTheUnshardedBytes) {
@@ -147,11 +172,18 @@ TEST(CliShard, InterrogationMergesToTheUnshardedBytes) {
       "interrogate --pairs " + pairs.string() + " --responder builtin --samples 3 --verifier checkpoint:" + kShardCheckpoint;
   expect_merges_match(interrogate, folder, 16, true);
   // The claim-level verdicts gather the pairs of one claim, which other shards may hold.
-  const auto claims = run_claimrag(interrogate + " --out " + (folder.path() / "o.jsonl").string() + " --claims-out " +
-                                       (folder.path() / "c.jsonl").string() + " --shard 0/2",
-                                   folder.path());
-  EXPECT_EQ(claims.exit_code, 2) << claims.err;
-  EXPECT_NE(claims.err.find("--shard writes --out alone"), std::string::npos) << claims.err;
+  expect_shard_refused(interrogate + " --claims-out " + (folder.path() / "c.jsonl").string(), "--shard writes --out alone", folder);
+}
+
+TEST(CliShard, SufficiencyDecisionsMergeToTheUnshardedBytes) {
+  TempFolder folder;
+  const auto examples = folder.write("examples.jsonl", shard_examples(13));
+  const std::string sufficiency = "sufficiency --examples " + examples.string() +
+                                  " --aggregator data/fixtures/sufficiency/aggregator.json --verifier checkpoint:" + kShardCheckpoint;
+  expect_merges_match(sufficiency, folder, 14, true);
+  // The evaluation's numbers are over every example: no shard writes them.
+  expect_shard_refused(sufficiency + " --evaluation " + (folder.path() / "e.json").string(), "--shard does not apply with --evaluation",
+                       folder);
 }
 
 TEST(CliShard, GroundMergesToTheUnshardedBytes) {
@@ -180,17 +212,12 @@ TEST(CliShard, ABadShardIsAUsageErrorAndWritesNothing) {
     EXPECT_FALSE(fs::exists(out.string() + ".shard.json")) << shard;
   }
   // Where a shard has no meaning: one claim, a model every shard would save, a served verifier.
-  const std::vector<std::pair<std::string, std::string>> misplaced{
-      {"verify --data " + claimrag::testing::kTiny + " --claim 'aspirin works' --shard 0/2", "--shard does not apply with --claim"},
-      {"verify --pairs " + pairs.string() + " --out " + out.string() + " --save-model m.safetensors --shard 0/2", "--shard does not apply with --save-model"},
-      {"verify --pairs " + pairs.string() + " --out " + out.string() + " --verifier llm:http://127.0.0.1:9 --llm-model m --shard 0/2",
-       "--shard does not apply with a served --verifier"}};
-  for (const auto& [arguments, message] : misplaced) {
-    const auto outcome = run_claimrag(arguments, folder.path());
-    EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.err;
-    EXPECT_NE(outcome.err.find(message), std::string::npos) << outcome.err;
-    EXPECT_FALSE(fs::exists(out));
-  }
+  expect_shard_refused("verify --data " + claimrag::testing::kTiny + " --claim 'aspirin works'", "--shard does not apply with --claim",
+                       folder);
+  expect_shard_refused("verify --pairs " + pairs.string() + " --save-model m.safetensors", "--shard does not apply with --save-model",
+                       folder);
+  expect_shard_refused("verify --pairs " + pairs.string() + " --verifier llm:http://127.0.0.1:9 --llm-model m",
+                       "--shard does not apply with a served --verifier", folder);
 }
 
 TEST(CliShard, SlurmTakesTheShardFromTheJobArray) {
