@@ -83,18 +83,21 @@ std::string run_shards(const std::string& command, const TempFolder& folder, con
 }
 
 /// The whole run of `command` against merges of 1, 2, 3, 7 and `many` shards: the same bytes, and
-/// the same `.meta.json` sidecar when `sidecar`.
-void expect_merges_match(const std::string& command, const TempFolder& folder, std::size_t many, bool sidecar) {
-  const auto whole = folder.path() / "whole.jsonl";
+/// the same `.meta.json` sidecar when `sidecar`. Every file goes to the folder's subfolder `sub`.
+void expect_merges_match(const std::string& command, const TempFolder& folder, std::size_t many, bool sidecar,
+                         const std::string& sub = ".") {
+  const auto base = folder.path() / sub;
+  fs::create_directories(base);
+  const auto whole = base / "whole.jsonl";
   shard_run(command + " --out " + whole.string() + " --threads 2", folder);
   for (const std::size_t count : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}, many}) {
     const std::string name = "n" + std::to_string(count);
-    const auto merged = folder.path() / (name + ".jsonl");
-    shard_run("merge --out " + merged.string() + " " + run_shards(command, folder, name, count), folder);
+    const auto merged = base / (name + ".jsonl");
+    shard_run("merge --out " + merged.string() + " " + run_shards(command, folder, sub + "/" + name, count), folder);
     EXPECT_EQ(slurp(merged), slurp(whole)) << count << " shards";
-    EXPECT_EQ(fs::exists(folder.path() / (name + ".meta.json")), sidecar);
+    EXPECT_EQ(fs::exists(base / (name + ".meta.json")), sidecar);
     if (sidecar) {
-      EXPECT_EQ(slurp(folder.path() / (name + ".meta.json")), slurp(folder.path() / "whole.meta.json")) << count;
+      EXPECT_EQ(slurp(base / (name + ".meta.json")), slurp(base / "whole.meta.json")) << count;
     }
   }
 }
@@ -163,6 +166,24 @@ TEST(CliShard, Bm25RetrievalMergesToTheUnshardedRun) {
                       false);
   expect_shard_refused("retrieve --data " + claimrag::testing::kTiny + " --index " + index + " --method dense --split test",
                        "--shard applies to retrieve --method bm25", folder);
+}
+
+TEST(CliShard, RerankingMergesToTheUnshardedRun) {
+  TempFolder folder;
+  const std::string tiny = claimrag::testing::kTiny;
+  const std::string index = (folder.path() / "bm25").string();
+  const std::string run = (folder.path() / "bm25.trec").string();
+  const std::string model = (folder.path() / "reranker.safetensors").string();
+  shard_run("index --data " + tiny + " --method bm25 --out " + index, folder);
+  shard_run("retrieve --data " + tiny + " --index " + index + " --method bm25 --split test --k 4 --out " + run, folder);
+  const std::string rerank = "rerank --data " + tiny + " --index " + index + " --run " + run;
+  shard_run(rerank + " --train --model " + model + " --out " + (folder.path() / "trained.trec").string(), folder);
+  expect_merges_match(rerank + " --model " + model, folder, 8, false, "logistic");
+  expect_merges_match("rerank --data " + tiny + " --run " + run + " --cross-encoder " + claimrag::testing::kModels +
+                          "bert-reranker-f16 --rerank-depth 3",
+                      folder, 8, false, "cross-encoder");
+  expect_shard_refused(rerank + " --train --model " + (folder.path() / "other.safetensors").string(), "--shard does not apply with --train",
+                       folder);
 }
 
 TEST(CliShard, InterrogationMergesToTheUnshardedBytes) {
