@@ -16,14 +16,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/settings.sh"
 export CLAIMRAG
 if [ $# -lt 3 ]; then
-  echo "usage: submit.sh N OUT COMMAND [FLAGS...]  (COMMAND: verify, predict, ground, sufficiency, interrogate, retrieve or rerank)" >&2
+  echo "usage: submit.sh N OUT COMMAND [FLAGS...]" >&2
+  echo "  COMMAND: verify, predict, ground, sufficiency, interrogate, retrieve, rerank or extract-evidence" >&2
   exit 2
 fi
 count=$1 out=$2
 shift 2
 case "$1" in
-  verify | predict | ground | sufficiency | interrogate | retrieve | rerank) ;;
-  *) echo "submit.sh: $1 does not run as shards: give verify, predict, ground, sufficiency, interrogate, retrieve or rerank" >&2; exit 2 ;;
+  verify | predict | ground | sufficiency | interrogate | retrieve | rerank | extract-evidence) ;;
+  *) echo "submit.sh: $1 does not run as shards: give verify, predict, ground, sufficiency, interrogate, retrieve, rerank or extract-evidence" >&2; exit 2 ;;
 esac
 if ! [[ $count =~ ^[1-9][0-9]*$ ]]; then
   echo "submit.sh: N must be a number of shards (1 or more), got '$count'" >&2

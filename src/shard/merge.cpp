@@ -6,6 +6,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/io/json_output.hpp"
 #include "claimrag/shard/shard_manifest.hpp"
 
 namespace claimrag::shard {
@@ -71,7 +72,11 @@ std::string arguments_text(const Json& configuration) {
 /// The sidecars a shard lists (every file after the output), by role and merge rule.
 std::string files_shape(const ShardManifest& manifest) {
   std::string shape;
-  for (const auto& file : manifest.files) shape += file.role + "|" + file.extension + "|" + file.merge + ";";
+  for (const auto& file : manifest.files) {
+    shape += file.role + "|" + file.extension + "|" + file.merge;
+    for (const auto& key : file.summed) shape += "|" + key;
+    shape += ";";
+  }
   return shape;
 }
 
@@ -128,6 +133,29 @@ void check_block(const LoadedShard& shard) {
   }
 }
 
+/// A record of summed counts read back: DataError naming the file unless it is a JSON object whose
+/// `summed` fields are whole numbers.
+Json counted_record(const fs::path& file, const std::vector<std::string>& summed) {
+  Json record;
+  try {
+    record = Json::parse(io::read_file(file, io::kSettingsInput));
+  } catch (const Json::exception& error) {
+    throw DataError(file.string(), std::string("is not JSON: ") + error.what());
+  }
+  for (const auto& key : summed) {
+    if (!record.is_object() || !record.contains(key) || !record[key].is_number_unsigned()) {
+      throw DataError(file.string(), "has no count \"" + key + "\" to sum");
+    }
+  }
+  return record;
+}
+
+/// The record without its counts: what every shard must have written alike.
+Json without_counts(Json record, const std::vector<std::string>& summed) {
+  for (const auto& key : summed) record.erase(key);
+  return record;
+}
+
 fs::path merged_name(const fs::path& out, const ShardFile& file) {
   if (file.role == "output") return out;
   fs::path sidecar = out;
@@ -150,14 +178,20 @@ MergePlan plan_merge(const fs::path& out, std::span<const fs::path> shard_output
   for (const auto* shard : ordered) check_block(*shard);
   const auto& files = shards.front().manifest.files;
   for (std::size_t f = 0; f < files.size(); ++f) {
-    MergedFile merged{merged_name(out, files[f]), {}};
+    MergedFile merged{merged_name(out, files[f]), {}, files[f].summed};
+    const fs::path first = ordered.front()->file(ordered.front()->manifest.files[f]);
+    const Json first_record = merged.summed.empty() ? Json() : without_counts(counted_record(first, merged.summed), merged.summed);
     for (const auto* shard : ordered) {
       const ShardFile& described = shard->manifest.files[f];
-      if (files[f].merge == kIdentical && described.xxh64 != ordered.front()->manifest.files[f].xxh64) {
-        throw DataError(shard->file(described).string(), "differs from " + ordered.front()->file(ordered.front()->manifest.files[f]).string() +
-                                                             ": every shard of one run writes the same " + described.role);
+      const fs::path file = shard->file(described);
+      const bool differs = files[f].merge == kIdentical ? described.xxh64 != ordered.front()->manifest.files[f].xxh64
+                           : files[f].merge == kSumCounts ? without_counts(counted_record(file, merged.summed), merged.summed) != first_record
+                                                          : false;
+      if (differs) {
+        throw DataError(file.string(), "differs from " + first.string() + ": every shard of one run writes the same " + described.role +
+                                           (merged.summed.empty() ? "" : " but for its counts"));
       }
-      if (files[f].merge == kConcatenate || merged.sources.empty()) merged.sources.push_back(shard->file(described));
+      if (files[f].merge != kIdentical || merged.sources.empty()) merged.sources.push_back(file);
     }
     plan.files.push_back(std::move(merged));
   }
@@ -170,6 +204,17 @@ MergePlan plan_merge(const fs::path& out, std::span<const fs::path> shard_output
 
 void write_merge(const MergePlan& plan) {
   for (const auto& merged : plan.files) {
+    if (!merged.summed.empty()) {
+      // The first shard's record with every count summed over the shards (checked by plan_merge).
+      Json record = counted_record(merged.sources.front(), merged.summed);
+      for (const auto& key : merged.summed) {
+        std::uint64_t sum = 0;
+        for (const auto& source : merged.sources) sum += counted_record(source, merged.summed)[key].get<std::uint64_t>();
+        record[key] = sum;
+      }
+      io::write_file_atomically(merged.target, io::json_text(record, merged.target.string(), 2) + "\n");
+      continue;
+    }
     io::AtomicFile file(merged.target, /*binary=*/true);
     for (const auto& source : merged.sources) {
       io::InputFile in(source, io::kStreamedInput);

@@ -20,6 +20,7 @@ Json file_json(const ShardFile& file) {
   Json json{{"role", file.role}, {"name", file.name}};
   if (!file.extension.empty()) json["extension"] = file.extension;
   json["merge"] = file.merge;
+  if (!file.summed.empty()) json["summed"] = file.summed;
   json["bytes"] = file.bytes;
   json["xxh64"] = file.xxh64;
   return json;
@@ -31,9 +32,13 @@ ShardFile file_from(const Json& json) {
   file.name = json.at("name").get<std::string>();
   if (json.contains("extension")) file.extension = json.at("extension").get<std::string>();
   file.merge = json.at("merge").get<std::string>();
+  if (json.contains("summed")) file.summed = json.at("summed").get<std::vector<std::string>>();
   file.bytes = json.at("bytes").get<std::uint64_t>();
   file.xxh64 = json.at("xxh64").get<std::string>();
-  if (file.merge != kConcatenate && file.merge != kIdentical) throw std::runtime_error("unknown merge rule '" + file.merge + "'");
+  if (file.merge != kConcatenate && file.merge != kIdentical && file.merge != kSumCounts) {
+    throw std::runtime_error("unknown merge rule '" + file.merge + "'");
+  }
+  if ((file.merge == kSumCounts) == file.summed.empty()) throw std::runtime_error("\"summed\" goes with the rule " + std::string(kSumCounts) + " only");
   // A name is a file beside the manifest, never a path elsewhere.
   if (file.name.empty() || file.name.find('/') != std::string::npos || file.name == "." || file.name == "..") {
     throw std::runtime_error("a file's name must be a plain file name, got '" + file.name + "'");
@@ -133,8 +138,8 @@ Json configuration_identity(const std::string& config_checksum, const std::vecto
 }
 
 ShardFile describe_file(const fs::path& written, const std::string& role, const std::string& name, const std::string& merge,
-                        const std::string& extension) {
-  return {role, name, extension, merge, static_cast<std::uint64_t>(fs::file_size(written)), io::file_checksum(written)};
+                        const std::string& extension, std::vector<std::string> summed) {
+  return {role, name, extension, merge, std::move(summed), static_cast<std::uint64_t>(fs::file_size(written)), io::file_checksum(written)};
 }
 
 }  // namespace claimrag::shard

@@ -29,7 +29,8 @@ void write_shard_manifest(const io::OutputPlan& plan, const ShardRun& run, const
     if (name.compare(0, stem.size(), stem) != 0 || sidecar.path.parent_path() != run.out.parent_path()) {
       throw InternalError(run.command + ": sidecar " + sidecar.path.string() + " is not named after " + run.out.string());
     }
-    manifest.files.push_back(describe_file(staged, sidecar.role, name, kIdentical, name.substr(stem.size())));
+    manifest.files.push_back(describe_file(staged, sidecar.role, name, sidecar.summed.empty() ? kIdentical : kSumCounts,
+                                           name.substr(stem.size()), sidecar.summed));
   }
   io::write_file_atomically(manifest_path(run.out), manifest_text(manifest));
 }

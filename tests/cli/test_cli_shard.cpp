@@ -186,6 +186,22 @@ TEST(CliShard, RerankingMergesToTheUnshardedRun) {
                        folder);
 }
 
+TEST(CliShard, EvidenceMergesToTheUnshardedBytesItsMetaCountsSummed) {
+  TempFolder folder;
+  const std::string tiny = claimrag::testing::kTiny;
+  const std::string index = (folder.path() / "bm25").string();
+  const std::string run = (folder.path() / "bm25.trec").string();
+  shard_run("index --data " + tiny + " --method bm25 --out " + index, folder);
+  shard_run("retrieve --data " + tiny + " --index " + index + " --method bm25 --split test --k 3 --out " + run, folder);
+  // The meta file beside the evidence counts the claims: each shard's are its own, the merged ones the whole run's.
+  const std::string evidence = "extract-evidence --data " + tiny + " --run " + run + " --rationales pseudo";
+  expect_merges_match(evidence, folder, 8, true);
+  EXPECT_EQ(nlohmann::json::parse(slurp(folder.path() / "n3-0.meta.json"))["claims"], 2);
+  EXPECT_EQ(nlohmann::json::parse(slurp(folder.path() / "n3.meta.json"))["claims"], 5);
+  expect_shard_refused(evidence + " --save-model " + (folder.path() / "m.safetensors").string(), "--shard does not apply with --save-model",
+                       folder);
+}
+
 TEST(CliShard, InterrogationMergesToTheUnshardedBytes) {
   TempFolder folder;
   const auto pairs = folder.write("pairs.jsonl", shard_inputs(15, false));

@@ -241,3 +241,45 @@ TEST(ShardMerge, RefusesAMissingShardAndAChangedFile) {
   }
   EXPECT_FALSE(std::filesystem::exists(folder.path() / "m.jsonl"));
 }
+
+TEST(ShardMerge, SumsTheCountsOfARecordAndRefusesOtherFields) {
+  claimrag::testing::TempFolder folder;
+  std::vector<std::filesystem::path> outputs;
+  for (std::size_t k = 0; k < 2; ++k) {
+    claimrag::shard::ShardManifest manifest;
+    manifest.version = "1";
+    manifest.command = "extract-evidence";
+    manifest.spec = {k, 2};
+    manifest.total = 3;
+    manifest.block = claimrag::shard::shard_block(3, manifest.spec);
+    const std::string name = "e-" + std::to_string(k) + ".jsonl";
+    outputs.push_back(folder.write(name, std::string(manifest.block.size(), '\n')));
+    const auto meta = folder.write("e-" + std::to_string(k) + ".meta.json",
+                                   "{\n  \"claims\": " + std::to_string(manifest.block.size()) + ",\n  \"seed\": 42\n}\n");
+    manifest.files.push_back(claimrag::shard::describe_file(outputs.back(), "output", name, claimrag::shard::kConcatenate));
+    manifest.files.push_back(claimrag::shard::describe_file(meta, "evidence record", meta.filename().string(), claimrag::shard::kSumCounts,
+                                                            ".meta.json", {"claims"}));
+    folder.write(name + ".shard.json", claimrag::shard::manifest_text(manifest));
+  }
+  const auto out = folder.path() / "all.jsonl";
+  claimrag::shard::write_merge(claimrag::shard::plan_merge(out, outputs));
+  std::ifstream merged(folder.path() / "all.meta.json");
+  const std::string text((std::istreambuf_iterator<char>(merged)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "{\n  \"claims\": 3,\n  \"seed\": 42\n}\n");
+
+  // A shard whose record differs in a field that is no count is of another run.
+  const auto changed = folder.path() / "e-1.meta.json";
+  const std::string other = "{\n  \"claims\": 1,\n  \"seed\": 43\n}\n";
+  folder.write("e-1.meta.json", other);
+  auto manifest = claimrag::shard::read_manifest(folder.path() / "e-1.jsonl.shard.json");
+  manifest.files[1] = claimrag::shard::describe_file(changed, "evidence record", "e-1.meta.json", claimrag::shard::kSumCounts, ".meta.json",
+                                                     {"claims"});
+  folder.write("e-1.jsonl.shard.json", claimrag::shard::manifest_text(manifest));
+  try {
+    (void)claimrag::shard::plan_merge(folder.path() / "again.jsonl", outputs);
+    ADD_FAILURE() << "merged records that differ but for their counts";
+  } catch (const claimrag::DataError& error) {
+    EXPECT_NE(std::string(error.what()).find("e-1.meta.json: differs from"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("but for its counts"), std::string::npos) << error.what();
+  }
+}

@@ -7,7 +7,8 @@
 // another command, program version, rule, shard count, input, configuration or verifier than the
 // first one given; a repeated K or a missing one (named by its number); a block of records other
 // than the rule gives; a file whose size or XXH64 is not its manifest's (damaged or partial); a
-// sidecar that every shard should have written alike and one wrote otherwise.
+// sidecar that every shard should have written alike and one wrote otherwise (for a record of
+// summed counts: in a field other than those counts, or a count that is no whole number).
 
 #include <cstddef>
 #include <filesystem>
@@ -21,6 +22,7 @@ namespace claimrag::shard {
 struct MergedFile {
   std::filesystem::path target;
   std::vector<std::filesystem::path> sources;  ///< concatenated; one source: copied
+  std::vector<std::string> summed = {};        ///< set: a JSON record whose counts are summed (kSumCounts)
 };
 
 struct MergePlan {

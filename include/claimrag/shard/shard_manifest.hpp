@@ -14,6 +14,7 @@
 //    "files": [{"role": "output", "name": "v-1.jsonl", "merge": "concatenate", "bytes": 9000, "xxh64": "..."},
 //              {"role": "verifier record", "name": "v-1.meta.json", "extension": ".meta.json",
 //               "merge": "identical", "bytes": 400, "xxh64": "..."}]}
+// A sidecar of kSumCounts lists its "summed" fields.
 
 #include <cstdint>
 #include <filesystem>
@@ -28,13 +29,18 @@ namespace claimrag::shard {
 /// How merge builds one file from the shards' copies of it.
 inline constexpr const char* kConcatenate = "concatenate";  ///< the shards' bytes in shard order
 inline constexpr const char* kIdentical = "identical";      ///< every shard wrote the same bytes; written once
+/// A JSON record of the whole run whose `summed` counts are the sums of the shards' and whose
+/// other fields every shard wrote alike: rebuilt from them and written as the command writes it
+/// (two-space indentation, a final newline, the fields in the shards' order).
+inline constexpr const char* kSumCounts = "sum-counts";
 
 /// One file a shard wrote.
 struct ShardFile {
   std::string role;       ///< "output" (the command's --out), else what the sidecar is ("verifier record")
   std::string name;       ///< the file's name, in the folder of the shard's output
   std::string extension;  ///< a sidecar's: its name is the output's with the extension replaced by this
-  std::string merge;      ///< kConcatenate or kIdentical
+  std::string merge;      ///< kConcatenate, kIdentical or kSumCounts
+  std::vector<std::string> summed = {};  ///< kSumCounts: the top-level fields that are counts over the records
   std::uint64_t bytes = 0;
   std::string xxh64;
 };
@@ -73,6 +79,6 @@ nlohmann::ordered_json configuration_identity(const std::string& config_checksum
 
 /// The description of the file `written` (its bytes) that lands at `name`.
 ShardFile describe_file(const std::filesystem::path& written, const std::string& role, const std::string& name,
-                        const std::string& merge, const std::string& extension = {});
+                        const std::string& merge, const std::string& extension = {}, std::vector<std::string> summed = {});
 
 }  // namespace claimrag::shard

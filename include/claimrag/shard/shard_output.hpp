@@ -18,6 +18,9 @@ namespace claimrag::shard {
 struct Sidecar {
   std::filesystem::path path;  ///< empty: none
   std::string role;            ///< what it is, as the manifest names it ("verifier record")
+  /// Empty: every shard writes it alike (merged as kIdentical). Else a JSON record whose fields of
+  /// these names are counts over the shard's records, summed by merge (kSumCounts).
+  std::vector<std::string> summed = {};
 };
 
 /// What a shard's manifest records beyond the records it kept.
@@ -27,7 +30,7 @@ struct ShardRun {
   nlohmann::ordered_json configuration;       ///< configuration_identity()
   nlohmann::ordered_json verifier;            ///< the verifier's identity record; null for none
   std::filesystem::path out;                  ///< the output: concatenated by merge
-  std::vector<Sidecar> sidecars;              ///< written alike by every shard: merge writes one
+  std::vector<Sidecar> sidecars;              ///< written alike by every shard (but for their summed counts)
 };
 
 /// Writes manifest_path(run.out) through `plan` (which must declare it), describing the files the
