@@ -184,9 +184,11 @@ namespace {
 
 /// Writes shard `k` of `count` of the lines "r0\n".."r{total-1}\n" as a command would, with its
 /// manifest, into `folder`; returns the shard output's path.
-std::filesystem::path write_test_shard(const claimrag::testing::TempFolder& folder, std::size_t k, std::size_t count, std::size_t total) {
+std::filesystem::path write_test_shard(const claimrag::testing::TempFolder& folder, std::size_t k, std::size_t count, std::size_t total,
+                                       const std::string& version = "1", const std::string& rule = claimrag::shard::kBlockRule) {
   claimrag::shard::ShardManifest manifest;
-  manifest.version = "1";
+  manifest.version = version;
+  manifest.rule = rule;
   manifest.command = "predict";
   manifest.spec = {k, count};
   manifest.total = total;
@@ -281,5 +283,25 @@ TEST(ShardMerge, SumsTheCountsOfARecordAndRefusesOtherFields) {
   } catch (const claimrag::DataError& error) {
     EXPECT_NE(std::string(error.what()).find("e-1.meta.json: differs from"), std::string::npos) << error.what();
     EXPECT_NE(std::string(error.what()).find("but for its counts"), std::string::npos) << error.what();
+  }
+}
+
+TEST(ShardMerge, RefusesShardsOfAnotherVersionOrRule) {
+  claimrag::testing::TempFolder folder;
+  const auto first = write_test_shard(folder, 0, 2, 4);
+  const auto other_version = write_test_shard(folder, 1, 2, 4, "2");
+  try {
+    (void)claimrag::shard::plan_merge(folder.path() / "m.jsonl", std::vector<std::filesystem::path>{first, other_version});
+    ADD_FAILURE() << "merged shards of two versions";
+  } catch (const claimrag::DataError& error) {
+    EXPECT_NE(std::string(error.what()).find("part-1.jsonl: is a shard of another run than"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("it was written by claimrag 2, not 1"), std::string::npos) << error.what();
+  }
+  const auto other_rule = write_test_shard(folder, 1, 2, 4, "1", "round-robin");
+  try {
+    (void)claimrag::shard::plan_merge(folder.path() / "m.jsonl", std::vector<std::filesystem::path>{first, other_rule});
+    ADD_FAILURE() << "merged shards of two rules";
+  } catch (const claimrag::DataError& error) {
+    EXPECT_NE(std::string(error.what()).find("its shard rule is round-robin, not contiguous-blocks"), std::string::npos) << error.what();
   }
 }
