@@ -45,6 +45,7 @@ trap 'exit 130' INT TERM
 
 # The state of job $1 (one job or one array task).
 job_state() { scontrol show job -o "$1" 2> /dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1; }
+export -f job_state  # for the conditions wait_until runs in a shell of their own
 # Waits (at most $2 seconds) for job $1 to complete; fails at once when it ends otherwise.
 wait_for_job() {
   local job=$1 seconds=$2 tries state
@@ -114,12 +115,12 @@ read -r checkpoint_array checkpoint_merge < <(bash scripts/cluster/submit.sh 4 "
   verify --pairs "$work/pairs.jsonl" --verifier "checkpoint:$checkpoint")
 
 # Requeue task 2 while it runs, once its first attempt has written its shard.
-wait_until 30 bash -c "[ \"\$(scontrol show job -o ${builtin_array}_2 | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p')\" = RUNNING ] && [ -f '$cluster/builtin.jsonl.shards/shard-2.jsonl.shard.json' ]"
+wait_until 90 bash -c "[ \"\$(job_state ${builtin_array}_2)\" = RUNNING ] && [ -f '$cluster/builtin.jsonl.shards/shard-2.jsonl.shard.json' ]"
 first_attempt=$(cat "$cluster/builtin.jsonl.shards/shard-2.jsonl" "$cluster/builtin.jsonl.shards/shard-2.jsonl.shard.json" | md5sum)
 scontrol requeue "${builtin_array}_2"
 rm "$work/linger"
 # A requeued job waits two minutes before it is eligible again; the test lets it start at once.
-wait_until 30 bash -c "[ \"\$(scontrol show job -o ${builtin_array}_2 | sed -n 's/.*JobState=\([A-Z]*\).*/\1/p')\" = PENDING ]"
+wait_until 30 bash -c "[ \"\$(job_state ${builtin_array}_2)\" = PENDING ]"
 # (Should it have started meanwhile, the update fails and changes nothing.)
 scontrol update JobId="${builtin_array}_2" StartTime=now || true
 
