@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libsimdjson-dev libxxhash-dev libcurl4-openssl-dev libcpp-httplib-dev libsentencepiece-dev libicu-dev libopenblas-dev
   gnuplot-nox ccache
+  slurm-wlm munge
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(libxapian-dev pkg-config jq); fi
 

@@ -7,7 +7,9 @@
 #      regression check (the whole reproduction twice, on every core with the CPU's fastest vector
 #      unit, then on one thread with a slower one, every frozen metric, the two compared byte for byte);
 #   3. fault injection on the Release binary: writing subcommands killed at random points, every
-#      output set checked to be the old or the new one, with no stray file (tests/fault/);
+#      output set checked to be the old or the new one, with no stray file (tests/fault/); then the
+#      cluster test: sharded runs on a one-node Slurm started for it (tests/cluster/), their merged
+#      outputs compared byte for byte with single-process runs;
 #   4. the unit tests, built and run under AddressSanitizer + UndefinedBehaviorSanitizer (at -O1),
 #      those that depend on the vector unit once per unit this CPU runs.
 # Benchmarks are not built here: scripts/bench.sh builds and runs them.
@@ -43,6 +45,8 @@ stage "release build" env CLAIMRAG_TARGETS="claimrag cli_tests gradcheck_tests c
 stage "command-line tests and gradient checks" parallel_tests build -L 'cli|gradcheck'
 stage "SciFact regression check" ctest --test-dir build --output-on-failure -L regression
 stage "fault injection" ctest --test-dir build --output-on-failure -V -L fault
+# Bounded as a whole too: every wait inside is, and a stuck daemon must not hold CI.
+stage "Slurm cluster test" timeout 600 bash tests/cluster/slurm_test.sh build/claimrag
 stage "sanitizer build" env CLAIMRAG_TARGETS="unit_tests" \
   bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1" -DCLAIMRAG_SANITIZE=ON -DCLAIMRAG_BUILD_BENCHMARKS=OFF
 stage "unit tests (sanitized)" parallel_tests build-asan -L unit

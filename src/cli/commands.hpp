@@ -23,5 +23,6 @@ void add_ground_command(CLI::App& root);
 void add_compare_abstention_command(CLI::App& root);
 void add_predict_command(CLI::App& root);
 void add_calibrate_command(CLI::App& root);
+void add_merge_command(CLI::App& root);
 
 }  // namespace claimrag::cli

@@ -3,6 +3,7 @@
 #include "claimrag/experiment/evidence/evidence_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "shard_flags.hpp"
 
 namespace claimrag::cli {
 
@@ -10,6 +11,7 @@ void add_extract_evidence_command(CLI::App& root) {
   struct Options {
     experiment::ExtractEvidenceRequest request;
     std::string data, run, out, model, save_model, original, config;
+    std::string shard;  ///< --shard
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -25,7 +27,8 @@ void add_extract_evidence_command(CLI::App& root) {
   command->add_option("--original", options->original, "SciFact release layout for gold rationales (default: the config's)");
   add_config_option(*command, options->config);
   add_threads_option(*command);
-  command->callback([options] {
+  add_shard_option(*command, options->shard);
+  command->callback([options, command] {
     auto request = options->request;
     request.data = options->data;
     request.run = options->run;
@@ -36,9 +39,21 @@ void add_extract_evidence_command(CLI::App& root) {
     request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
     std::filesystem::path meta = request.out;  // the selections' meta file is written beside them
     meta.replace_extension(".meta.json");
-    with_outputs({.inputs = {options->data, options->run, options->model, options->original, options->config},
-                  .files = {options->out, meta, options->save_model}},
-                 [&] { experiment::run_extract_evidence(request, config_from(options->config)); });
+    if (!options->shard.empty() && !options->save_model.empty()) {
+      throw UsageError("--shard does not apply with --save-model: save the verifier once, then give it to every shard as --model");
+    }
+    // The meta file's claim counts are the shard's: merge sums them.
+    const auto sharded_config = shard_config(options->shard, options->config, {});
+    const auto sharded = sharded_command(*command, "extract-evidence", options->shard, options->out,
+                                         {{meta, "evidence record", {"claims", "claims_without_selection"}}},
+                                         sharded_config ? sharded_config->checksum : std::string());
+    with_shard_outputs(sharded,
+                       {.inputs = {options->data, options->run, options->model, options->original, options->config},
+                        .files = {options->out, meta, options->save_model}},
+                       [&](shard::ShardSelection* selection) {
+                         request.shard = selection;
+                         experiment::run_extract_evidence(request, sharded_config ? *sharded_config : config_from(options->config));
+                       });
   });
 }
 

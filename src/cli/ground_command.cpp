@@ -8,8 +8,24 @@
 #include "judge_flags.hpp"
 #include "options.hpp"
 #include "served_flags.hpp"
+#include "shard_flags.hpp"
 
 namespace claimrag::cli {
+namespace {
+
+/// What `ground --shard` records (`config` is given when sharded), and its refusals: a shard grounds --answers with a verifier on
+/// this machine (a served model's recording and counts of failures are the whole run's).
+ShardedCommand ground_shard(const CLI::App& command, const std::string& text, const experiment::GroundRequest& request,
+                            const experiment::VerifierSource& source, const experiment::ExperimentConfig* config) {
+  if (config == nullptr) return sharded_command(command, "ground", text, request.out, {}, {});
+  if (!request.questions.empty()) throw UsageError("--shard applies to --answers, not to --questions with --generate (a served model)");
+  refuse_served_shard(request.verifier);
+  return sharded_command(command, "ground", text, request.out,
+                         {{experiment::verifier_meta_output(request.verifier, request.out), "verifier record"}}, config->checksum,
+                         shard_verifier_identity(source, request.model, request.original, *config));
+}
+
+}  // namespace
 
 void add_ground_command(CLI::App& root) {
   struct Options {
@@ -19,6 +35,7 @@ void add_ground_command(CLI::App& root) {
     double support_threshold = -1, conflict_threshold = -1, contradict_ratio = -1;
     JudgeFlags judge;  ///< the served flags (shared by --generate and a served --verifier), --prompt, --max-failures
     std::string questions, generate, prompt = "answer", prompt_file;
+    std::string shard;  ///< --shard
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -56,7 +73,8 @@ void add_ground_command(CLI::App& root) {
   add_config_option(*command, options->config);
   add_threads_option(*command);
   add_precision_option(*command);
-  command->callback([options, generate_prompt] {
+  add_shard_option(*command, options->shard);
+  command->callback([options, generate_prompt, command] {
     const bool command_gave_prompt = generate_prompt->count() > 0;
     auto request = options->request;
     request.answers = options->answers;
@@ -101,11 +119,16 @@ void add_ground_command(CLI::App& root) {
       throw UsageError("--questions needs --generate llm:URL (the model that answers them)");
     }
     request.served = served;
-    with_outputs({.inputs = {options->answers, options->questions, options->data, options->original, options->run, options->model,
+    const auto config = shard_config(options->shard, options->config, options->reading);
+    const auto sharded = ground_shard(*command, options->shard, request, source, config ? &*config : nullptr);
+    with_shard_outputs(sharded, {.inputs = {options->answers, options->questions, options->data, options->original, options->run, options->model,
                              options->config, verifier_input(source), generates ? request.generation.prompt : std::filesystem::path{},
                              served.replay},
                   .files = {options->out, experiment::verifier_meta_output(options->request.verifier, options->out), served.record}},
-                 [&] { experiment::run_ground(request, config_from(options->config, options->reading)); });
+                 [&](shard::ShardSelection* selection) {
+                   request.shard = selection;
+                   experiment::run_ground(request, config ? *config : config_from(options->config, options->reading));
+                 });
   });
 }
 

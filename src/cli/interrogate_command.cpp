@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
+#include "shard_flags.hpp"
 #include "shipped_defaults.hpp"
 
 namespace claimrag::cli {
@@ -25,6 +26,20 @@ experiment::VerifierSource responder_verifier(const std::string& spec, const int
   source.served = resolve_served(flags, /*served=*/true, command.out);
   source.llm_model = http.model;
   return source;
+}
+
+/// What `interrogate --shard` records (`config` is given when sharded), and its refusals: a shard
+/// writes --out alone (the claim-level verdicts of --claims-out gather pairs of other shards, and
+/// --record has no name merge could derive), with the built-in or a recorded responder over a
+/// verifier on this machine (a served model's recording and failure count are the whole run's).
+ShardedCommand interrogate_shard(const CLI::App& command, const std::string& text, const interrogation::InterrogateCommand& run,
+                                 const experiment::VerifierSource& source, const experiment::ExperimentConfig* config) {
+  if (config == nullptr) return sharded_command(command, "interrogate", text, run.out, {}, {});
+  if (!run.claims_out.empty() || !run.record.empty()) throw UsageError("--shard writes --out alone: give it without --claims-out and --record");
+  if (run.responder == "http") throw UsageError("--shard does not apply with --responder http: its recording spans the whole run");
+  refuse_served_shard(source.spec);
+  return sharded_command(command, "interrogate", text, run.out, {{experiment::verifier_meta_output(source.spec, run.out), "verifier record"}},
+                         config->checksum, shard_verifier_identity(source, source.model, {}, *config));
 }
 
 }  // namespace
@@ -96,20 +111,27 @@ void add_interrogate_command(CLI::App& root) {
   command->add_option("--record", options->record,
                       "Every answer in the recorded format (default for http: <out>.responses.jsonl)");
   command->add_option("--claims-out", options->claims_out, "JSON Lines: the claim-level verdicts");
-  command->callback([options, verifier, reading, config, probes] {
+  auto shard_text = std::make_shared<std::string>();
+  add_shard_option(*command, *shard_text);
+  command->callback([options, verifier, reading, config, probes, shard_text, command] {
     default_to_shipped(*probes, options->probes);
     auto run = *options;
     const experiment::VerifierSource source = responder_verifier(*verifier, *options);
     check_checkpoint_reading(*reading, *verifier);
     const std::string config_file = *config;
-    run.open_verifier = [source, config_file, declared = *reading] {
-      return experiment::open_verifier(source, config_from(config_file, declared));
+    const auto sharded_config = shard_config(*shard_text, config_file, *reading);
+    const auto sharded = interrogate_shard(*command, *shard_text, run, source, sharded_config ? &*sharded_config : nullptr);
+    run.open_verifier = [source, config_file, declared = *reading, sharded_config] {
+      return experiment::open_verifier(source, sharded_config ? *sharded_config : config_from(config_file, declared));
     };
     auto files = interrogation::command_files(run);
     files.files.push_back(experiment::verifier_meta_output(*verifier, options->out));
     files.files.push_back(source.served.record);
     files.inputs.push_back(verifier_input(source));
-    with_outputs(files, [&] { interrogation::run_interrogate(run); });
+    with_shard_outputs(sharded, files, [&](shard::ShardSelection* selection) {
+      run.shard = selection;
+      interrogation::run_interrogate(run);
+    });
   });
 }
 

@@ -31,6 +31,7 @@ void group_subcommands(CLI::App& root) {
       {"Your own claims", {"verify", "predict", "ground", "sufficiency", "interrogate", "calibrate"}},
       {"Building blocks", {"stats", "index", "retrieve", "fuse", "rerank", "extract-evidence", "gate"}},
       {"Analysis", {"evaluate", "compare-abstention", "sufficiency-bench"}},
+      {"Clusters", {"merge"}},
   };
   for (const auto& [group, names] : groups) {
     for (const char* name : names) {
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
   claimrag::cli::add_evaluate_command(root);
   claimrag::cli::add_compare_abstention_command(root);
   claimrag::cli::add_sufficiency_bench_command(root);
+  claimrag::cli::add_merge_command(root);
   group_subcommands(root);
 
   try {

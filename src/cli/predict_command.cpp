@@ -3,11 +3,13 @@
 #include "claimrag/pretrained/predict.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "shard_flags.hpp"
 
 namespace claimrag::cli {
 
 void add_predict_command(CLI::App& root) {
   auto options = std::make_shared<pretrained::PredictOptions>();
+  auto shard_text = std::make_shared<std::string>();  // --shard
   auto* command = root.add_subcommand(
       "predict", "Run a Hugging Face checkpoint (BERT, RoBERTa, DeBERTa-v2/v3; T5 with --label-tokens) over texts or text pairs");
   command->add_option("--checkpoint", options->checkpoint, "Model folder: config.json, safetensors weights, tokenizer")
@@ -24,10 +26,16 @@ void add_predict_command(CLI::App& root) {
       ->delimiter(',');
   add_threads_option(*command);
   add_precision_option(*command);
-  command->callback([options] {
+  add_shard_option(*command, *shard_text);
+  command->callback([options, shard_text, command] {
     pretrained::PredictSummary summary;
-    with_outputs({.inputs = {options->checkpoint, options->pairs}, .files = {options->out}},
-                 [&] { summary = pretrained::run_predict(*options); });
+    with_shard_outputs(sharded_command(*command, "predict", *shard_text, options->out, {}, {}),
+                       {.inputs = {options->checkpoint, options->pairs}, .files = {options->out}},
+                       [&](shard::ShardSelection* selection) {
+                         auto sharded = *options;
+                         sharded.shard = selection;
+                         summary = pretrained::run_predict(sharded);
+                       });
     spdlog::info("predict: {} lines written to {}", summary.inputs, options->out.string());
   });
 }

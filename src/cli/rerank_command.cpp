@@ -3,6 +3,7 @@
 #include "claimrag/experiment/retrieval/rerank_stage.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "shard_flags.hpp"
 #include "tei_source.hpp"
 
 namespace claimrag::cli {
@@ -20,6 +21,7 @@ void add_rerank_command(CLI::App& root) {
     std::string cross_encoder, label;
     std::size_t batch_size = served::kTeiDefaultBatchSize;
     ServedFlags served;
+    std::string shard;  ///< --shard
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -42,33 +44,49 @@ void add_rerank_command(CLI::App& root) {
   add_config_option(*command, options->config);
   add_threads_option(*command);
   add_precision_option(*command);
-  command->callback([options] {
+  add_shard_option(*command, options->shard);
+  command->callback([options, command] {
     const ModelSource source = model_source(options->cross_encoder, options->served, options->out);
     if (!options->cross_encoder.empty()) {
       if (!options->index.empty() || !options->model.empty() || options->train) {
         throw UsageError("--cross-encoder reranks on its own: give it without --index, --model and --train");
       }
-      io::OutputPlan plan({.inputs = {options->data, options->run, options->config, source.folder, source.served.replay},
-                           .files = {options->out, source.served.record}});
-      const auto config = config_from(options->config);
-      experiment::run_cross_encoder_rerank({options->data, options->run, options->out, source.folder, options->label,
-                                            options->rerank_depth > 0 ? options->rerank_depth : config.rerank.rerank_depth, 0,
-                                            options->batch_size, source.served});
-      plan.commit();
+      if (!options->shard.empty() && !source.served.endpoint.url.empty()) {
+        throw UsageError("--shard does not apply to a served --cross-encoder (tei:URL): its recording spans the whole run");
+      }
+      const auto sharded_config = shard_config(options->shard, options->config, {});
+      with_shard_outputs(sharded_command(*command, "rerank", options->shard, options->out, {},
+                                         sharded_config ? sharded_config->checksum : std::string()),
+                         {.inputs = {options->data, options->run, options->config, source.folder, source.served.replay},
+                          .files = {options->out, source.served.record}},
+                         [&](shard::ShardSelection* selection) {
+                           const auto config = sharded_config ? *sharded_config : config_from(options->config);
+                           experiment::run_cross_encoder_rerank(
+                               {options->data, options->run, options->out, source.folder, options->label,
+                                options->rerank_depth > 0 ? options->rerank_depth : config.rerank.rerank_depth, 0,
+                                options->batch_size, source.served, selection});
+                         });
       return;
     }
     if (!options->label.empty()) throw UsageError("--label applies with --cross-encoder DIR");
     if (options->index.empty() || options->model.empty()) {
       throw UsageError("rerank needs --index DIR and --model FILE (or --cross-encoder DIR)");
     }
+    if (!options->shard.empty() && options->train) {
+      throw UsageError("--shard does not apply with --train: train the model once, then give it to every shard as --model");
+    }
     io::OutputDeclaration files{.inputs = {options->data, options->index, options->run, options->config}, .files = {options->out}};
     (options->train ? files.files : files.inputs).emplace_back(options->model);
-    io::OutputPlan plan(files);
-    auto config = config_from(options->config);
-    if (options->rerank_depth > 0) config.rerank.rerank_depth = options->rerank_depth;
-    experiment::run_rerank_stage(
-        {options->data, options->index, options->run, options->out, options->model, options->train}, config);
-    plan.commit();
+    const auto sharded_config = shard_config(options->shard, options->config, {});
+    with_shard_outputs(sharded_command(*command, "rerank", options->shard, options->out, {},
+                                       sharded_config ? sharded_config->checksum : std::string()),
+                       files, [&](shard::ShardSelection* selection) {
+                         auto config = sharded_config ? *sharded_config : config_from(options->config);
+                         if (options->rerank_depth > 0) config.rerank.rerank_depth = options->rerank_depth;
+                         experiment::run_rerank_stage(
+                             {options->data, options->index, options->run, options->out, options->model, options->train, selection},
+                             config);
+                       });
   });
 }
 

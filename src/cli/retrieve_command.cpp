@@ -5,6 +5,7 @@
 #include "claimrag/experiment/retrieval/encoder_index.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "shard_flags.hpp"
 #include "tei_source.hpp"
 
 namespace claimrag::cli {
@@ -22,6 +23,7 @@ void add_retrieve_command(CLI::App& root) {
     std::string encoder, query_prefix;
     std::size_t batch_size = served::kTeiDefaultBatchSize;
     ServedFlags served;
+    std::string shard;  ///< --shard
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -45,7 +47,8 @@ void add_retrieve_command(CLI::App& root) {
   add_config_option(*command, options->config);
   add_threads_option(*command);
   add_precision_option(*command);
-  command->callback([options, query_prefix] {
+  add_shard_option(*command, options->shard);
+  command->callback([options, query_prefix, command] {
     // A served index embeds its queries through the URL it recorded unless --encoder tei:URL says another.
     const bool served_index = options->method == "dense" && experiment::is_served_encoder_index(options->index);
     ModelSource source;
@@ -54,25 +57,35 @@ void add_retrieve_command(CLI::App& root) {
     } else {
       source = model_source(options->encoder, options->served, options->out);
     }
-    io::OutputPlan plan({.inputs = {options->data, options->index, options->queries, options->config, source.folder,
-                                    source.served.replay},
-                         .files = {options->out, source.served.record}});
-    const auto config = config_from(options->config);
-    const auto queries = experiment::select_queries(options->data, {options->split, options->queries});
-    const bool bm25 = options->method == "bm25";
-    const std::size_t k = options->k > 0 ? options->k : bm25 ? config.bm25.depth : config.dense.depth;
-    const bool encoder = !bm25 && experiment::is_encoder_index(options->index);
-    if (!encoder && (!options->encoder.empty() || query_prefix->count() > 0)) {
-      throw UsageError("--encoder and --query-prefix apply to a dense index built with --encoder DIR or tei:URL");
+    // Dense scores are products over the whole batch of queries, whose rounding depends on the
+    // batch's size (measured: the last digits differ), so a dense shard could not give the whole
+    // run's bytes; BM25 scores each query alone.
+    if (!options->shard.empty() && options->method != "bm25") {
+      throw UsageError("--shard applies to retrieve --method bm25: dense scores round differently in smaller batches of queries");
     }
-    experiment::EncoderSettings settings{source.folder, {}, {}, 0, options->batch_size, source.served};
-    if (query_prefix->count() > 0) settings.query_prefix = options->query_prefix;
-    const auto run = bm25      ? experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k)
-                     : encoder ? experiment::retrieve_with_encoder(options->data, options->index, queries, settings, k)
-                               : experiment::retrieve_dense(experiment::load_dense_index(options->data, options->index, config), queries, k);
-    run::write_trec_run(run, options->out);
-    plan.commit();
-    spdlog::info("{} queries, top {} -> {}", queries.size(), k, options->out);
+    const auto sharded_config = shard_config(options->shard, options->config, {});
+    const auto sharded = sharded_command(*command, "retrieve", options->shard, options->out, {},
+                                         sharded_config ? sharded_config->checksum : std::string());
+    with_shard_outputs(sharded,
+                       {.inputs = {options->data, options->index, options->queries, options->config, source.folder, source.served.replay},
+                        .files = {options->out, source.served.record}},
+                       [&](shard::ShardSelection* selection) {
+      const auto config = sharded_config ? *sharded_config : config_from(options->config);
+      const auto queries = shard::keep_shard(experiment::select_queries(options->data, {options->split, options->queries}), selection);
+      const bool bm25 = options->method == "bm25";
+      const std::size_t k = options->k > 0 ? options->k : bm25 ? config.bm25.depth : config.dense.depth;
+      const bool encoder = !bm25 && experiment::is_encoder_index(options->index);
+      if (!encoder && (!options->encoder.empty() || query_prefix->count() > 0)) {
+        throw UsageError("--encoder and --query-prefix apply to a dense index built with --encoder DIR or tei:URL");
+      }
+      experiment::EncoderSettings settings{source.folder, {}, {}, 0, options->batch_size, source.served};
+      if (query_prefix->count() > 0) settings.query_prefix = options->query_prefix;
+      const auto run = bm25      ? experiment::retrieve_bm25(options->data, options->index, queries, config.bm25, k)
+                       : encoder ? experiment::retrieve_with_encoder(options->data, options->index, queries, settings, k)
+                                 : experiment::retrieve_dense(experiment::load_dense_index(options->data, options->index, config), queries, k);
+      run::write_trec_run(run, options->out);
+      spdlog::info("{} queries, top {} -> {}", queries.size(), k, options->out);
+    });
   });
 }
 

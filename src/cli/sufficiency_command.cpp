@@ -8,6 +8,7 @@
 #include "judge_flags.hpp"
 #include "options.hpp"
 #include "served_flags.hpp"
+#include "shard_flags.hpp"
 #include "shipped_defaults.hpp"
 
 namespace claimrag::cli {
@@ -24,6 +25,7 @@ struct SufficiencyFlags {
   experiment::VerifierSource source;  ///< the verifier with its served options, set before the outputs are declared
   std::string judge_spec;             ///< --judge llm:URL
   served::ServedOptions judge_served; ///< the judge's endpoint rules and recording, set before the outputs are declared
+  std::optional<experiment::ExperimentConfig> shard_config;  ///< a shard's configuration, read before its outputs are declared
 };
 
 /// --judge llm:URL: the judge's transport, recorded beside --out by default.
@@ -48,8 +50,8 @@ void run_command(SufficiencyFlags flags) {
     source.model = flags.command.model;
     const std::string config_file = flags.config;
     const auto reading = flags.reading;
-    flags.command.open_verifier = [source, config_file, reading] {
-      return experiment::open_verifier(source, config_from(config_file, reading));
+    flags.command.open_verifier = [source, config_file, reading, loaded = flags.shard_config] {
+      return experiment::open_verifier(source, loaded ? *loaded : config_from(config_file, reading));
     };
   } else if (!flags.command.model.empty() || !flags.verifier.empty()) {
     throw UsageError("sufficiency: give --scores, or a verifier (--model, --verifier), not both");
@@ -62,11 +64,28 @@ void run_command(SufficiencyFlags flags) {
   }
   if (flags.run.data.empty()) throw UsageError("sufficiency: --run needs --data (the BEIR folder of the run's documents)");
   if (!flags.command.scores.empty()) throw UsageError("sufficiency: --scores applies to --examples, not to --run");
-  const auto config = config_from(flags.config);
+  const auto config = flags.shard_config ? *flags.shard_config : config_from(flags.config);
   experiment::VerifyRequest request = flags.run;
   request.out = flags.command.out;  // verify's run mode checks it; nothing is written here
   const auto inputs = experiment::verify_inputs(request, config);
   sufficiency::run_sufficiency(flags.command, sufficiency::examples_from_inputs(inputs));
+}
+
+/// What `sufficiency --shard` records (`config` is given when sharded), and its refusals: a shard
+/// decides its examples with a verifier on this machine, and writes no --evaluation (its numbers
+/// are over every example; compute them on the merged decisions with evaluate's rules instead).
+/// --scores is refused too: it holds every example's scores, and a shard would refuse the others'.
+ShardedCommand sufficiency_shard(const CLI::App& command, const std::string& text, const SufficiencyFlags& flags,
+                                 const experiment::ExperimentConfig* config) {
+  const auto& options = flags.command;
+  if (config == nullptr) return sharded_command(command, "sufficiency", text, options.out, {}, {});
+  if (!options.evaluation.empty()) throw UsageError("--shard does not apply with --evaluation: its numbers are over every example");
+  if (!flags.judge_spec.empty()) throw UsageError("--shard does not apply with --judge (a served model): its recording spans the whole run");
+  if (!options.scores.empty()) throw UsageError("--shard does not apply with --scores: decide precomputed scores in one run");
+  refuse_served_shard(flags.verifier);
+  return sharded_command(command, "sufficiency", text, options.out,
+                         {{experiment::verifier_meta_output(flags.verifier, options.out), "verifier record"}}, config->checksum,
+                         shard_verifier_identity(flags.source, options.model, flags.run.original, *config));
 }
 
 }  // namespace
@@ -100,7 +119,9 @@ void add_sufficiency_command(CLI::App& root) {
   add_config_option(*command, flags->config);
   add_threads_option(*command);
   add_precision_option(*command);
-  command->callback([flags, judge_prompt] {
+  auto shard_text = std::make_shared<std::string>();
+  add_shard_option(*command, *shard_text);
+  command->callback([flags, judge_prompt, shard_text, command] {
     auto& options = flags->command;
     default_to_shipped(*judge_prompt, options.judge.prompt);
     const bool judged = !flags->judge_spec.empty();
@@ -119,12 +140,17 @@ void add_sufficiency_command(CLI::App& root) {
     options.verifier_spec = flags->verifier;
     check_checkpoint_reading(flags->reading, flags->verifier);
     const auto& served = judged ? flags->judge_served : source.served;
-    with_outputs({.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
+    flags->shard_config = shard_config(*shard_text, flags->config, flags->reading);
+    const auto sharded = sufficiency_shard(*command, *shard_text, *flags, flags->shard_config ? &*flags->shard_config : nullptr);
+    with_shard_outputs(sharded, {.inputs = {options.examples, options.model, options.scores, options.aggregator, flags->run.data,
                              flags->run.run, flags->run.claims.queries_file, flags->run.original, flags->config,
                              verifier_input(source), judged ? options.judge.prompt : std::filesystem::path{}, served.replay},
                   .files = {options.out, experiment::verifier_meta_output(flags->verifier, options.out), options.evaluation,
                             served.record}},
-                 [&] { run_command(*flags); });
+                 [&](shard::ShardSelection* selection) {
+                   flags->command.shard = selection;
+                   run_command(*flags);
+                 });
   });
 }
 

@@ -7,8 +7,29 @@
 #include "commands.hpp"
 #include "judge_flags.hpp"
 #include "options.hpp"
+#include "shard_flags.hpp"
 
 namespace claimrag::cli {
+namespace {
+
+/// What `verify --shard` records (`config` is given when sharded), and its refusals: a shard verifies claims or pairs (not --claim),
+/// saves no model (each shard would write one) and uses no served verifier (its recording and
+/// counts of failures are the whole run's).
+ShardedCommand verify_shard(const CLI::App& command, const std::string& text, const experiment::VerifyRequest& request,
+                            const experiment::VerifierSource& source, const experiment::ExperimentConfig* config) {
+  if (config != nullptr) {
+    if (!request.claim.empty()) throw UsageError("--shard does not apply with --claim");
+    if (!request.save_model.empty()) throw UsageError("--shard does not apply with --save-model: save the model once, then give it to every shard as --model");
+    refuse_served_shard(request.verifier);
+  }
+  const auto mode = request.pairs.empty() ? "verify --run" : "verify --pairs";
+  return sharded_command(command, mode, text, request.out,
+                         {{experiment::verifier_meta_output(request.verifier, request.out), "verifier record"}},
+                         config == nullptr ? std::string() : config->checksum,
+                         config == nullptr ? nlohmann::ordered_json() : shard_verifier_identity(source, request.model, request.original, *config));
+}
+
+}  // namespace
 
 void add_verify_command(CLI::App& root) {
   struct Options {
@@ -16,6 +37,7 @@ void add_verify_command(CLI::App& root) {
     std::string data, split, queries, run, original, pairs, index, out, model, save_model, config;
     CheckpointReading reading;  ///< --labels, --checker, --chunk-size
     JudgeFlags judge;
+    std::string shard;  ///< --shard
   };
   auto options = std::make_shared<Options>();
   auto* command = root.add_subcommand(
@@ -41,7 +63,8 @@ void add_verify_command(CLI::App& root) {
   add_config_option(*command, options->config);
   add_threads_option(*command);
   add_precision_option(*command);
-  command->callback([options] {
+  add_shard_option(*command, options->shard);
+  command->callback([options, command] {
     auto request = options->request;
     request.data = options->data;
     request.claims = {options->split, options->queries};
@@ -55,12 +78,17 @@ void add_verify_command(CLI::App& root) {
     request.log_progress = spdlog::default_logger()->should_log(spdlog::level::info);  // off under --quiet
     const auto source = apply_judge_flags(request, options->judge, options->out);
     check_checkpoint_reading(options->reading, request.verifier);
-    with_outputs({.inputs = {options->data, options->queries, options->run, options->pairs, options->index,
-                             options->original, options->model, options->config, verifier_input(source),
-                             source.served.replay},
-                  .files = {options->out, options->save_model,
-                            experiment::verifier_meta_output(options->request.verifier, options->out), source.served.record}},
-                 [&] { experiment::run_verify(request, config_from(options->config, options->reading), std::cout); });
+    const auto config = shard_config(options->shard, options->config, options->reading);
+    const auto sharded = verify_shard(*command, options->shard, request, source, config ? &*config : nullptr);
+    with_shard_outputs(sharded,
+                       {.inputs = {options->data, options->queries, options->run, options->pairs, options->index, options->original,
+                                   options->model, options->config, verifier_input(source), source.served.replay},
+                        .files = {options->out, options->save_model,
+                                  experiment::verifier_meta_output(options->request.verifier, options->out), source.served.record}},
+                       [&](shard::ShardSelection* selection) {
+                         request.shard = selection;
+                         experiment::run_verify(request, config ? *config : config_from(options->config, options->reading), std::cout);
+                       });
   });
 }
 

@@ -105,7 +105,7 @@ void run_interrogate(const InterrogateCommand& command) {
     throw UsageError("--alpha must lie in [0, 1], got " + std::to_string(command.interrogation.alpha));
   }
   const auto probes = load_probes(command.probes);
-  const auto pairs = command_pairs(command);
+  const auto pairs = shard::keep_shard(command_pairs(command), command.shard);
   auto responder = make_responder(command);
   spdlog::info("interrogating {} pairs with {} probes x {} samples", pairs.size(), probes.size(),
                command.interrogation.samples);

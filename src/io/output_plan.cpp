@@ -114,6 +114,15 @@ void OutputPlan::defer(const fs::path& temporary, const fs::path& target) {
   deferred_.push_back({temporary, target});
 }
 
+fs::path OutputPlan::staged(const fs::path& target) const {
+  std::lock_guard lock(mutex_);
+  const std::string key = comparable(target);
+  for (const auto& deferred : deferred_) {
+    if (comparable(deferred.target) == key) return deferred.temporary;
+  }
+  return {};
+}
+
 void OutputPlan::commit() {
   std::lock_guard lock(mutex_);
   // No longer active: the set below must rename, not hand its files back to this plan.

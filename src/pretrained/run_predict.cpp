@@ -15,7 +15,7 @@ PredictSummary run_predict(const PredictOptions& options) {
   load.label_tokens = options.label_tokens;
   const auto model = load_pretrained_model(options.checkpoint, load);
   const auto tokenizer = tokenizer::load_tokenizer(options.checkpoint, model.config().model_type);
-  const auto inputs = read_pair_inputs(options.pairs);
+  const auto inputs = shard::keep_shard(read_pair_inputs(options.pairs), options.shard);
   spdlog::info("predict: {} ({}), {} inputs", options.checkpoint.string(), model.description(), inputs.size());
   PredictSummary summary;
   const std::string text =

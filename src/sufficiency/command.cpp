@@ -256,8 +256,9 @@ void run_sufficiency(const SufficiencyCommand& command) {
   run_sufficiency(command, read_examples(command.examples));
 }
 
-void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& examples) {
+void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& all_examples) {
   check_scoring(command);
+  const std::vector<Example> examples = shard::keep_shard(all_examples, command.shard);
   check_labelled(command, examples);
   if (command.judge.open_transport) {
     run_judge(command, examples);

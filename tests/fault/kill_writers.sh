@@ -12,9 +12,9 @@
 # set and the new set.
 #
 # Every subcommand that writes is covered, on inputs small enough that the whole script runs in
-# about a minute: verify (--out and --save-model), predict, ground, sufficiency, interrogate, stats,
-# index, retrieve, fuse, rerank (--train: model and run), extract-evidence, gate, evaluate,
-# compare-abstention and sufficiency-bench. reproduce is left out: its folder records wall times
+# about a minute: verify (--out and --save-model), predict (whole and as a shard), merge, ground,
+# sufficiency, interrogate, stats, index, retrieve, fuse, rerank (--train: model and run),
+# extract-evidence, gate, evaluate, compare-abstention and sufficiency-bench. reproduce is left out: its folder records wall times
 # (results.json, REPORT.md, the timing table), so two runs on the same inputs differ and "old or
 # new" cannot be told by content; its stages write through the same file sets as the subcommands
 # above, and a reproduction is committed stage by stage, not as one set.
@@ -201,8 +201,21 @@ verify="'$binary' --quiet verify $config --out out/verdicts.jsonl --save-model o
 run_scenario "verify (--out, --save-model)" "$work/out" "$verify --pairs '$examples/pairs.jsonl' --original original_a" \
   "$verify --pairs pairs_b.jsonl --original original_b" "$verify --pairs missing.jsonl --original original_a"
 
-predict="'$binary' --quiet predict --checkpoint '$source_dir/tests/fixtures/pretrained/models/bert-classifier' --out out/predictions.jsonl"
+checkpoint_predict="'$binary' --quiet predict --checkpoint '$source_dir/tests/fixtures/pretrained/models/bert-classifier'"
+predict="$checkpoint_predict --out out/predictions.jsonl"
 run_scenario "predict (--out)" "$work/out" "$predict --pairs texts_a.jsonl" "$predict --pairs texts_b.jsonl" "$predict --pairs missing.jsonl"
+
+# A shard: its output and its manifest are one set. A merge: its output (and sidecars) one set.
+run_scenario "predict --shard (--out, its manifest)" "$work/out" "$predict --pairs texts_a.jsonl --shard 1/2" \
+  "$predict --pairs texts_b.jsonl --shard 1/2" "$predict --pairs missing.jsonl --shard 1/2"
+for inputs in a b; do
+  for k in 0 1 2; do
+    (cd "$work" && eval "$checkpoint_predict --pairs texts_$inputs.jsonl --out shards_$inputs/s-$k.jsonl --shard $k/3")
+  done
+done
+merge="'$binary' --quiet merge --out out/merged.jsonl"
+run_scenario "merge (--out)" "$work/out" "$merge shards_a/s-0.jsonl shards_a/s-1.jsonl shards_a/s-2.jsonl" \
+  "$merge shards_b/s-2.jsonl shards_b/s-0.jsonl shards_b/s-1.jsonl" "$merge shards_a/s-0.jsonl shards_a/missing.jsonl"
 
 ground="'$binary' --quiet ground $config --data '$examples/abstracts' --model verifier.safetensors --out out/grounded.jsonl"
 run_scenario "ground (--out)" "$work/out" "$ground --answers '$examples/answers.jsonl'" "$ground --answers answers_b.jsonl" \

@@ -11,6 +11,7 @@
 #include "claimrag/interrogation/http_responder.hpp"
 #include "claimrag/interrogation/interrogate.hpp"
 #include "claimrag/io/output_plan.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
 
 namespace claimrag::interrogation {
@@ -35,6 +36,7 @@ struct InterrogateCommand {
   std::filesystem::path record;      ///< every answer in the recorded format; empty: none
   std::filesystem::path claims_out;  ///< claim-level verdicts; empty: none
   double max_failures = 0.0;         ///< the share of answers that may not be obtained, in [0, 1]
+  shard::ShardSelection* shard = nullptr;  ///< the shard of the pairs to interrogate (shard_selection.hpp); nullptr: all
 };
 
 /// Builds the responder `spec` names. "builtin" needs `model_file` (UsageError without it). Any

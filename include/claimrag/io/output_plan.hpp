@@ -58,6 +58,10 @@ class OutputPlan {
   /// twice keeps its last version. Used by AtomicFile and AtomicFileSet.
   void defer(const std::filesystem::path& temporary, const std::filesystem::path& target);
 
+  /// The finished temporary held for `target`, or an empty path when nothing was written to it
+  /// yet: what a manifest describing the outputs reads before they are committed.
+  std::filesystem::path staged(const std::filesystem::path& target) const;
+
  private:
   struct Deferred {
     std::filesystem::path temporary;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "claimrag/pretrained/pretrained_model.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 #include "claimrag/tokenizer/tokenizer.hpp"
 
 namespace claimrag::pretrained {
@@ -23,6 +24,7 @@ struct PredictOptions {
   std::size_t max_length = 0;  ///< tokens per input, special ones included; 0: all the model's positions
   std::size_t batch_size = 32;
   std::vector<std::int32_t> label_tokens;  ///< a T5 checkpoint's (LoadOptions::label_tokens); empty for the others
+  shard::ShardSelection* shard = nullptr;  ///< the shard of the inputs to run (shard_selection.hpp); nullptr: all
 };
 
 /// One input line.

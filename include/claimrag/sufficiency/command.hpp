@@ -41,6 +41,7 @@
 
 #include "claimrag/served/chat.hpp"
 #include "claimrag/served/exchange.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 #include "claimrag/sufficiency/benchmark.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
 
@@ -73,6 +74,7 @@ struct SufficiencyCommand {
   double max_failures = 0.0;         ///< share of pairs the verifier may fail to judge
   std::string verifier_spec = {};    ///< --verifier, for the failure message
   std::filesystem::path evaluation = {};  ///< optional: the numbers on gold labels (see above)
+  shard::ShardSelection* shard = nullptr;  ///< the shard of the examples to decide (shard_selection.hpp); nullptr: all
 };
 
 /// Runs `sufficiency` on `command.examples`: inputs are read and checked before any model is
@@ -81,7 +83,7 @@ struct SufficiencyCommand {
 void run_sufficiency(const SufficiencyCommand& command);
 
 /// The same on examples already built (e.g. from a run: examples_from_inputs); `command.examples`
-/// is not read.
+/// is not read. Only `command.shard`'s block of them is decided, when it is set.
 void run_sufficiency(const SufficiencyCommand& command, const std::vector<Example>& examples);
 
 /// Claims with retrieved documents (verification/verify_inputs.hpp's inputs_from_run) as examples:

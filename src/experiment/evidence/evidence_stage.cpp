@@ -107,7 +107,8 @@ ExtractEvidenceSummary run_extract_evidence(const ExtractEvidenceRequest& reques
   }
 
   const auto qrels = dataset::load_split(request.data, request.split);
-  const auto claims = dataset::queries_of_split(data.queries(), qrels, (request.data / "qrels" / (request.split + ".tsv")).string());
+  const auto claims = shard::keep_shard(
+      dataset::queries_of_split(data.queries(), qrels, (request.data / "qrels" / (request.split + ".tsv")).string()), request.shard);
   const auto selections = extract_evidence(verifier, data, claims, run, config.evidence, config.verifier.scoring_batch_size,
                                            request.run.string());
   summary.claims = selections.size();

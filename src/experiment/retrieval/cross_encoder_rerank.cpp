@@ -9,6 +9,7 @@
 
 #include "claimrag/dataset/beir.hpp"
 #include "claimrag/error.hpp"
+#include "claimrag/run/run_shard.hpp"
 #include "claimrag/pretrained/text_model.hpp"
 #include "claimrag/rerank/reranker.hpp"
 #include "claimrag/served/tei.hpp"
@@ -86,7 +87,7 @@ run::Run rerank_with_cross_encoder(const CrossEncoderRequest& request) {
   const auto corpus = dataset::load_corpus(request.beir_folder / "corpus.jsonl");
   std::unordered_map<std::string, std::string> query_text;
   for (auto& query : dataset::load_queries(request.beir_folder / "queries.jsonl")) query_text[query.id] = std::move(query.text);
-  const run::Run input = run::read_trec_run(request.run_file);
+  const run::Run input = run::keep_shard(run::read_trec_run(request.run_file), request.shard);
   const std::string source = request.run_file.string();
 
   // Every document of every head, then one batched call.

@@ -1,5 +1,6 @@
 #include "claimrag/io/atomic_file_set.hpp"
 #include "claimrag/experiment/retrieval/rerank_stage.hpp"
+#include "claimrag/run/run_shard.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -59,9 +60,9 @@ rerank::RerankerModel train_reranker_on_split(const RerankResources& resources, 
 
 run::Run rerank_run_file(const RerankResources& resources, const rerank::RerankerModel& model,
                          const std::string& model_source, const std::filesystem::path& run_file,
-                         const ExperimentConfig& config) {
+                         const ExperimentConfig& config, shard::ShardSelection* shard) {
   rerank::check_compatible(model, resources.extractor().definition(), model_source);
-  const auto input = run::read_trec_run(run_file);
+  const auto input = run::keep_shard(run::read_trec_run(run_file), shard);
   return rerank::rerank_run(input, run_file.string(), resources.query_text(), resources.extractor(), model,
                             {config.rerank.rerank_depth, {}});
 }
@@ -85,7 +86,7 @@ void run_rerank_stage(const RerankRequest& request, const ExperimentConfig& conf
                  model.training.train_split, model.training_rows);
     log_model(model);
   }
-  const auto reranked = rerank_run_file(resources, model, request.model_file.string(), request.run_file, config);
+  const auto reranked = rerank_run_file(resources, model, request.model_file.string(), request.run_file, config, request.shard);
   run::write_trec_run(reranked, files.stage(request.out_file));
   files.commit();
   if (request.train) spdlog::info("reranker model -> {}", request.model_file.string());

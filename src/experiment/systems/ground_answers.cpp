@@ -106,7 +106,7 @@ GroundSummary run_ground(const GroundRequest& request, const ExperimentConfig& c
   std::vector<grounding::AnswerToGround> answers;
   std::vector<grounding::QuestionWithContext> questions;
   if (request.questions.empty()) {
-    answers = grounding::read_answers(request.answers, sources);
+    answers = shard::keep_shard(grounding::read_answers(request.answers, sources), request.shard);
   } else {
     questions = grounding::read_questions(request.questions, sources);
   }

@@ -106,6 +106,7 @@ VerifyMode verify_mode(const VerifyRequest& request) {
     require(!request.data.empty(), "--data", "--claim");
     refuse(selects_claims, "--split/--queries", "--claim");
     refuse(!request.out.empty(), "--out (the verdict goes to stdout)", "--claim");
+    refuse(request.shard != nullptr, "--shard", "--claim");
     return VerifyMode::claim;
   }
   refuse(request.json, "--json", by_run ? "--run" : "--pairs");
@@ -220,7 +221,7 @@ std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& r
 }
 
 VerifySummary run_verify(const VerifyRequest& request, const ExperimentConfig& config, std::ostream& out) {
-  const auto inputs = verify_inputs(request, config);
+  const auto inputs = shard::keep_shard(verify_inputs(request, config), request.shard);
   const auto verifier = verifier_for(request, config);
   const auto summary = deliver_verdicts(*verifier, request, inputs, out);
   spdlog::info("{} claims, {} documents verified; {} without documents, {} with not enough evidence, {} pairs not judged{}",

@@ -13,6 +13,7 @@
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/experiment/evidence/evidence_training.hpp"
 #include "claimrag/run/run.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 
 namespace claimrag::experiment {
 
@@ -39,6 +40,9 @@ struct ExtractEvidenceRequest {
   /// (verifier_training_pairs); optional, the outputs are the same without it.
   const rerank::FeatureExtractor* corpus_models = nullptr;
   bool log_progress = true;
+  /// The shard of the split's claims to select evidence for (shard_selection.hpp); nullptr: all.
+  /// The meta file's counts are then the shard's.
+  shard::ShardSelection* shard = nullptr;
 };
 
 /// What the stage did (training counts stay 0 for a loaded verifier); `<out>.meta.json` records it.

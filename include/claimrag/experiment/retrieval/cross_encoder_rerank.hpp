@@ -21,6 +21,7 @@
 
 #include "claimrag/run/run.hpp"
 #include "claimrag/served/served_options.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 
 namespace claimrag::experiment {
 
@@ -34,6 +35,7 @@ struct CrossEncoderRequest {
   std::size_t max_length = 0;           ///< tokens per pair; 0: the model's limit
   std::size_t batch_size = 32;
   served::ServedOptions served = {};    ///< served.endpoint.url set: TEI's /rerank at that URL
+  shard::ShardSelection* shard = nullptr;  ///< the shard of the run's queries to rerank; nullptr: all
 };
 
 /// Reranks as described above. UsageError naming the folder for an embedding model, for a

@@ -17,6 +17,7 @@
 #include "claimrag/rerank/features.hpp"
 #include "claimrag/rerank/reranker.hpp"
 #include "claimrag/run/run.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 
 namespace claimrag::experiment {
 
@@ -53,10 +54,11 @@ rerank::RerankerTrainingOptions training_options(const ExperimentConfig& config)
 /// Trains on the judged claims of the configuration's train split and logs the weights.
 rerank::RerankerModel train_reranker_on_split(const RerankResources& resources, const ExperimentConfig& config);
 
-/// Reranks the top rerank_depth of the run in `run_file` with `model` (checked compatible first).
+/// Reranks the top rerank_depth of the run in `run_file` with `model` (checked compatible first):
+/// of its queries, `shard`'s block only when given.
 run::Run rerank_run_file(const RerankResources& resources, const rerank::RerankerModel& model,
                          const std::string& model_source, const std::filesystem::path& run_file,
-                         const ExperimentConfig& config);
+                         const ExperimentConfig& config, shard::ShardSelection* shard = nullptr);
 
 /// What `claimrag rerank` does.
 struct RerankRequest {
@@ -66,6 +68,7 @@ struct RerankRequest {
   std::filesystem::path out_file;
   std::filesystem::path model_file;  ///< required
   bool train = false;                ///< fit and write model_file, instead of reading it
+  shard::ShardSelection* shard = nullptr;  ///< the shard of the run's queries to rerank; nullptr: all
 };
 
 /// Trains (and saves) or loads the model, reranks the run and writes it to out_file.

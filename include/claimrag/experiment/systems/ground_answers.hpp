@@ -24,6 +24,7 @@
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/served/served_options.hpp"
 #include "claimrag/served/exchange.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 
 namespace claimrag::experiment {
 
@@ -53,6 +54,7 @@ struct GroundRequest {
   std::string llm_model = {};                ///< --verifier llm:URL: the model name
   std::filesystem::path llm_prompt = {};     ///< --verifier llm:URL: the prompt template; empty: the default
   double max_failures = 0.0;                 ///< share of (claim, passage) pairs the verifier may fail to judge
+  shard::ShardSelection* shard = nullptr;    ///< --answers: the shard of the answers to ground; nullptr: all
 };
 
 /// What grounding did.

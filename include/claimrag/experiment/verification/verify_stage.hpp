@@ -21,6 +21,7 @@
 #include "claimrag/experiment/retrieval/bm25_stage.hpp"
 #include "claimrag/experiment/config.hpp"
 #include "claimrag/served/served_options.hpp"
+#include "claimrag/shard/shard_selection.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
 
 namespace claimrag::experiment {
@@ -45,6 +46,8 @@ struct VerifyRequest {
   std::string llm_model = {};              ///< --verifier llm:URL: the model name
   std::filesystem::path llm_prompt = {};   ///< --verifier llm:URL: the prompt template; empty: the default
   double max_failures = 0.0;               ///< share of pairs the verifier may fail to judge (verdict_failures.hpp)
+  /// run and pairs modes: the shard to keep of the claims or pairs (shard_selection.hpp); nullptr: all.
+  shard::ShardSelection* shard = nullptr;
 };
 
 enum class VerifyMode { run, pairs, claim };
@@ -86,7 +89,7 @@ VerifySummary deliver_verdicts(const verification::ClaimVerifier& verifier, cons
 /// --verifier other than builtin goes to open_verifier in every mode.
 std::unique_ptr<verification::ClaimVerifier> verifier_for(const VerifyRequest& request, const ExperimentConfig& config);
 
-/// verify_inputs, then verifier_for, then deliver_verdicts, then one summary line in the log.
+/// verify_inputs (the request's shard of them), then verifier_for, then deliver_verdicts, then one summary line in the log.
 VerifySummary run_verify(const VerifyRequest& request, const ExperimentConfig& config, std::ostream& out);
 
 }  // namespace claimrag::experiment
