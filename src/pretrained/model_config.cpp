@@ -315,7 +315,10 @@ std::string supported_model_types() {
 }
 
 std::int64_t ModelConfig::max_tokens() const {
-  return architecture == Architecture::roberta ? max_position_embeddings - pad_token_id - 1 : max_position_embeddings;
+  if (architecture == Architecture::roberta) return max_position_embeddings - pad_token_id - 1;
+  // Only relative positions: no table of the checkpoint limits the length.
+  if (architecture == Architecture::deberta_v2 && relative_attention && !position_biased_input) return kRelativeOnlyMaxTokens;
+  return max_position_embeddings;
 }
 
 std::int64_t ModelConfig::attention_span() const {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "claimrag/pretrained/model_config.hpp"
 #include "claimrag/pretrained/pretrained_model.hpp"
 #include "pretrained_fixture.hpp"
 
@@ -46,6 +47,14 @@ void expect_same_bytes_alone_and_batched(const std::string& fixture_name, const 
 TEST(PretrainedLongSequences, LogBucketedDistancesGiveTheSameBytesAloneAndBatched) {
   // position_buckets 256 over 512 positions: 129 tokens and more reach the log buckets.
   expect_same_bytes_alone_and_batched("real-deberta-v3-base-nli", {512, 20, 300, 129, 128, 200});
+}
+
+TEST(PretrainedLongSequences, RelativeOnlyDebertaReadsPastItsAbsolutePositionCount) {
+  // DeBERTa-v3 has no absolute positions (position_biased_input false): like the reference, it
+  // reads sequences longer than max_position_embeddings (MiniCheck's DeBERTa-v3 reads 2,048).
+  EXPECT_EQ(read_model_config(testing::fixture_checkpoint("real-deberta-v3-base-nli")).max_tokens(), kRelativeOnlyMaxTokens);
+  EXPECT_EQ(read_model_config(testing::fixture_checkpoint("deberta-v2-classifier")).max_tokens(), 64);  // absolute positions too
+  expect_same_bytes_alone_and_batched("real-deberta-v3-base-nli", {1500, 20, 700, 513});
 }
 
 TEST(PretrainedLongSequences, ClampedDistancesGiveTheSameBytesAloneAndBatched) {

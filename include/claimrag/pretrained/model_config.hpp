@@ -68,7 +68,8 @@ struct ModelConfig {
   std::int64_t decoder_start_token_id = 0;
 
   /// The number of tokens one sequence may hold: max_position_embeddings, less the positions
-  /// RoBERTa reserves below padding_idx + 1.
+  /// RoBERTa reserves below padding_idx + 1; kRelativeOnlyMaxTokens for DeBERTa with relative
+  /// attention and no absolute positions (position_biased_input false: every DeBERTa-v3).
   [[nodiscard]] std::int64_t max_tokens() const;
   /// The span of relative positions DeBERTa attends over (position_buckets, else max_relative_positions).
   [[nodiscard]] std::int64_t attention_span() const;
@@ -76,9 +77,11 @@ struct ModelConfig {
   [[nodiscard]] std::int64_t t5_inner_size() const { return num_attention_heads * d_kv; }
 };
 
-/// The longest sequence a T5 checkpoint is run on: its relative positions set no limit, so this
-/// bounds the attention scores' memory (tokens² floats per head).
+/// The longest sequence a T5 checkpoint, or a DeBERTa one without absolute positions, is run on:
+/// their relative positions set no limit (the reference reads any length: MiniCheck's DeBERTa-v3
+/// reads 2,048 tokens), so this bounds the attention scores' memory (tokens² floats per head).
 inline constexpr std::int64_t kT5MaxTokens = 16384;
+inline constexpr std::int64_t kRelativeOnlyMaxTokens = kT5MaxTokens;
 
 /// Reads `folder`/config.json. DataError naming the file when it is missing, malformed, has an
 /// unknown model_type (the message lists the supported ones), an unknown activation or
