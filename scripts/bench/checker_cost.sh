@@ -5,12 +5,13 @@
 # at 1 and 2 threads, the whole process (loading included) timed by GNU time with its peak memory.
 #   scripts/bench/checker_cost.sh [ANSWERS] [BINARY]
 # ANSWERS: default 10; BINARY: default build/claimrag. SHAPES overrides the shapes
-# ("roberta-large deberta-v3-large"). Needs the data (scripts/get-data.sh), /usr/bin/time and numpy.
+# ("roberta-large deberta-v3-large flan-t5-large"). Needs the data (scripts/get-data.sh), /usr/bin/time,
+# numpy and sentencepiece (Debian's python3-numpy, python3-sentencepiece).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 answers=${1:-10}
 claimrag=$(realpath "${2:-build/claimrag}")
-shapes=${SHAPES:-"roberta-large deberta-v3-large"}
+shapes=${SHAPES:-"roberta-large deberta-v3-large flan-t5-large"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
