@@ -9,7 +9,9 @@
 #   3. fault injection on the Release binary: writing subcommands killed at random points, every
 #      output set checked to be the old or the new one, with no stray file (tests/fault/);
 #   4. the unit tests, built and run under AddressSanitizer + UndefinedBehaviorSanitizer (at -O1),
-#      those that depend on the vector unit once per unit this CPU runs.
+#      those that depend on the vector unit once per unit this CPU runs;
+#   5. coverage-guided fuzzing of every reader of outside bytes, 20 s per target (scripts/fuzz.sh,
+#      clang's libFuzzer under the same sanitizers): a crash fails the stage.
 # Benchmarks are not built here: scripts/bench.sh builds and runs them.
 # Every stage prints its wall time, so a slow one shows in CI's log; past an hour in all, a warning
 # says so (CI stops at 90 minutes).
@@ -46,3 +48,4 @@ stage "fault injection" ctest --test-dir build --output-on-failure -V -L fault
 stage "sanitizer build" env CLAIMRAG_TARGETS="unit_tests" \
   bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1" -DCLAIMRAG_SANITIZE=ON -DCLAIMRAG_BUILD_BENCHMARKS=OFF
 stage "unit tests (sanitized)" parallel_tests build-asan -L unit
+stage "fuzzing" bash scripts/fuzz.sh 20
