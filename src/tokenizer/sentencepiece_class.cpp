@@ -3,8 +3,10 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/input_file.hpp"
 #include "claimrag/tokenizer/pipeline.hpp"
+#include "claimrag/tokenizer/precompiled_charsmap.hpp"
 #include "claimrag/tokenizer/unicode.hpp"
 #include "claimrag/tokenizer/visible_text.hpp"
+#include "sentencepiece_charsmaps.hpp"
 
 namespace claimrag::tokenizer {
 
@@ -18,6 +20,11 @@ SentencePieceClassTokenizer::SentencePieceClassTokenizer(const std::filesystem::
   const std::string model = io::read_file(file, io::kVocabularyInput);
   const auto status = processor_.LoadFromSerializedProto(model);
   if (!status.ok()) throw DataError(file.string(), "not a SentencePiece model (" + status.ToString() + ")");
+  // libsentencepiece walks a model's character maps without bounds checks: a damaged map would
+  // send the walk outside it when a text is encoded, so each is checked whole here first.
+  for (const std::string_view charsmap : sentencepiece_charsmaps(model, file.string())) {
+    PrecompiledCharsmap(charsmap, file.string()).check_every_walk();
+  }
 }
 
 void SentencePieceClassTokenizer::set_special_tokens(std::vector<AddedToken> tokens, const std::string& source) {

@@ -23,6 +23,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/rerank/model_io.hpp"
 #include "claimrag/run/run.hpp"
+#include "claimrag/tokenizer/tokenizer.hpp"
 #include "claimrag/verifier/model_io.hpp"
 #include "fuzz_mutations.hpp"
 #include "support/temp_folder.hpp"
@@ -170,6 +171,13 @@ TEST(FuzzReaders, TrecRun) {
   fuzz(run, file, [](const fs::path& path) { (void)run::read_trec_run(path); }, no_reseal, 8);
 }
 
+// A SentencePiece model, loaded as a DeBERTa-v2 folder's spm.model is, then used.
+void load_sentencepiece_and_encode(const fs::path& model) {
+  TempFolder folder;
+  fs::copy_file(model, folder.path() / "spm.model");
+  (void)tokenizer::load_tokenizer(folder.path(), "deberta-v2")->encode("Aspirin lowers the risk of stroke.", std::nullopt, 0);
+}
+
 // Inputs that once crashed a reader, kept as files: each must now be a DataError.
 TEST(FuzzReaders, KeptCrashingInputsAreRefused) {
   const fs::path kept = fs::path(CLAIMRAG_SOURCE_DIR) / "tests" / "fuzz" / "kept";
@@ -178,6 +186,7 @@ TEST(FuzzReaders, KeptCrashingInputsAreRefused) {
       {"rerank", [](const fs::path& path) { (void)rerank::load_model(path); }},
       {"verifier", [](const fs::path& path) { (void)verifier::load_verifier(path); }},
       {"run", [](const fs::path& path) { (void)run::read_trec_run(path); }},
+      {"spm", load_sentencepiece_and_encode},
   };
   int files = 0;
   for (const auto& entry : fs::directory_iterator(kept)) {
