@@ -39,6 +39,9 @@ run_target() {
 }
 
 mkdir -p runs/fuzz/logs
+# Sanitizer reports name functions and lines only through llvm-symbolizer, when one is installed.
+symbolizer=$(command -v llvm-symbolizer-16 || command -v llvm-symbolizer || true)
+[ -z "$symbolizer" ] || export ASAN_SYMBOLIZER_PATH="$symbolizer"
 failed=0
 running=0
 for target in "${targets[@]}"; do
