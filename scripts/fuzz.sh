@@ -9,16 +9,21 @@
 #   scripts/fuzz.sh 25                       # CI's short run (scripts/test.sh)
 #   scripts/fuzz.sh 3600                     # an hour per target
 #   scripts/fuzz.sh 600 tokenizer_json qrels # some targets
+# CLAIMRAG_FUZZ_WHOLE_LIBRARY=1 builds the whole library instead, in build-fuzz-all/, and with it the
+# targets that need more of it (experiment_config: claimrag's own --config).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:?usage: scripts/fuzz.sh SECONDS [TARGET...]}
 shift
 timeout=${CLAIMRAG_FUZZ_TIMEOUT:-25}
 jobs=${CLAIMRAG_FUZZ_JOBS:-$(nproc)}
-bash scripts/build.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=None \
-  -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" -DCLAIMRAG_FUZZ=ON
+build=build-fuzz
+whole=OFF
+if [ -n "${CLAIMRAG_FUZZ_WHOLE_LIBRARY:-}" ]; then build=build-fuzz-all whole=ON; fi
+bash scripts/build.sh "$build" -DCMAKE_CXX_COMPILER=clang++-16 -DCMAKE_BUILD_TYPE=None \
+  -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" -DCLAIMRAG_FUZZ=ON -DCLAIMRAG_FUZZ_WHOLE_LIBRARY=$whole
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || mapfile -t targets < build-fuzz/fuzz_targets.txt
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < "$build/fuzz_targets.txt"
 bash scripts/fixtures/fuzz_seeds.sh runs/fuzz/seeds "${targets[@]}"
 
 run_target() {
@@ -26,7 +31,7 @@ run_target() {
   mkdir -p "runs/fuzz/corpus/$target" "runs/fuzz/findings/$target"
   local dictionary=()
   [ "$target" = sentencepiece_model ] || [ "$target" = torch_checkpoint ] || dictionary=(-dict=tests/fuzz/json.dict)
-  if OMP_NUM_THREADS=1 "build-fuzz/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout="$timeout" \
+  if OMP_NUM_THREADS=1 "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout="$timeout" \
        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="runs/fuzz/findings/$target/" "${dictionary[@]}" \
        "runs/fuzz/corpus/$target" "runs/fuzz/seeds/$target" > "runs/fuzz/logs/$target.log" 2>&1; then
     echo "fuzz $target: $(grep -o 'stat::number_of_executed_units: *[0-9]*' "runs/fuzz/logs/$target.log" | grep -o '[0-9]*$') inputs in $seconds s, $(grep -o 'cov: [0-9]*' "runs/fuzz/logs/$target.log" | tail -1), no finding"
