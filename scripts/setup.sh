@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages claimrag needs to build, test and plot, when they are missing.
+# clang-16 builds the fuzz targets (scripts/fuzz.sh): libFuzzer's runtime is in libclang-rt-16-dev,
+# and clang's OpenMP in libomp-16-dev (clang-14 cannot compile libstdc++ 12's ranges).
 # --bench adds what only the benchmarks use (Xapian, the BM25 scale benchmark's anchor; jq for its figure).
 set -euo pipefail
 
@@ -10,6 +12,7 @@ packages=(
   libsimdjson-dev libxxhash-dev libcurl4-openssl-dev libcpp-httplib-dev libsentencepiece-dev libicu-dev libopenblas-dev
   gnuplot-nox ccache
   slurm-wlm munge
+  clang-16 libclang-rt-16-dev libomp-16-dev
 )
 if [ "${1:-}" = "--bench" ]; then packages+=(libxapian-dev pkg-config jq); fi
 

@@ -11,7 +11,9 @@
 #      cluster test: sharded runs on a one-node Slurm started for it (tests/cluster/), their merged
 #      outputs compared byte for byte with single-process runs;
 #   4. the unit tests, built and run under AddressSanitizer + UndefinedBehaviorSanitizer (at -O1),
-#      those that depend on the vector unit once per unit this CPU runs.
+#      those that depend on the vector unit once per unit this CPU runs;
+#   5. coverage-guided fuzzing of every reader of outside bytes, 20 s per target (scripts/fuzz.sh,
+#      clang's libFuzzer under the same sanitizers): a crash fails the stage.
 # Benchmarks are not built here: scripts/bench.sh builds and runs them.
 # Every stage prints its wall time, so a slow one shows in CI's log; past an hour in all, a warning
 # says so (CI stops at 90 minutes).
@@ -50,3 +52,4 @@ stage "Slurm cluster test" timeout 600 bash tests/cluster/slurm_test.sh build/cl
 stage "sanitizer build" env CLAIMRAG_TARGETS="unit_tests" \
   bash scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1" -DCLAIMRAG_SANITIZE=ON -DCLAIMRAG_BUILD_BENCHMARKS=OFF
 stage "unit tests (sanitized)" parallel_tests build-asan -L unit
+stage "fuzzing" bash scripts/fuzz.sh 20

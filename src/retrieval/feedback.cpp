@@ -47,7 +47,7 @@ std::vector<WeightedTerm> rm3_query(const AbstractIndexes& indexes, std::span<co
   if (expansion_total <= 0) return result;
   for (const auto& [term, mass] : expansion) {
     const double weight = (1.0 - options.original_weight) * mass / expansion_total;
-    auto same = std::find_if(result.begin(), result.end(), [&](const WeightedTerm& t) { return t.term == term; });
+    auto same = std::ranges::find(result, term, &WeightedTerm::term);
     if (same != result.end()) {
       same->weight += weight;
     } else {

@@ -36,9 +36,14 @@ std::string status_failure(const detail::PostOutcome& outcome) {
   return failure + ": " + excerpt(outcome.body);
 }
 
-/// The reply's JSON, or why the body is none: what a proxy's HTML page, a cut body or a server
-/// writing another encoding gives.
-JsonReply read_body(std::string&& body, int status, std::size_t& depth) {
+std::string environment_value(const std::string& variable) {
+  const char* value = std::getenv(variable.c_str());
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+}  // namespace
+
+JsonReply read_reply_body(std::string&& body, int status, std::size_t& depth) {
   if (const auto at = io::invalid_utf8_offset(body)) {
     return {nullptr, "the body is not valid UTF-8 (byte " + std::to_string(*at) + ")", status};
   }
@@ -50,13 +55,6 @@ JsonReply read_body(std::string&& body, int status, std::size_t& depth) {
   if (parsed.is_discarded()) return {nullptr, "the body is not JSON", status};
   return {std::move(parsed), "", status};
 }
-
-std::string environment_value(const std::string& variable) {
-  const char* value = std::getenv(variable.c_str());
-  return value == nullptr ? std::string() : std::string(value);
-}
-
-}  // namespace
 
 HttpTransport::HttpTransport(EndpointOptions options)
     : options_(std::move(options)), redaction_(environment_value(options_.api_key_variable)) {
@@ -111,7 +109,7 @@ JsonReply HttpTransport::send(detail::CurlConnection& connection, const JsonRequ
       final = !status_is_retryable(outcome.status);
     } else {
       std::size_t depth = 0;
-      reply = read_body(std::move(outcome.body), outcome.status, depth);
+      reply = read_reply_body(std::move(outcome.body), outcome.status, depth);
       final = depth > kMaxReplyJsonDepth;
       if (reply.ok()) {
         redaction_.json(reply.body);

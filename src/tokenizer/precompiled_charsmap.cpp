@@ -110,6 +110,28 @@ std::string_view PrecompiledCharsmap::replacement(std::uint32_t offset) const {
   return std::string_view(replacements_).substr(offset, end == std::string::npos ? std::string::npos : end - offset);
 }
 
+void PrecompiledCharsmap::check_every_walk() const {
+  // The walk of prefix_matches() from every node a text can reach: a byte c moves from a node to
+  // (base ^ c), so every c in 1..255 stays inside the trie when (base | 0xFF) does. A damaged trie
+  // may link back to a node seen before; each node is checked once.
+  std::vector<bool> seen(trie_.size(), false);
+  std::vector<std::size_t> bases = {offset_of(unit(0))};
+  while (!bases.empty()) {
+    const std::size_t base = bases.back();
+    bases.pop_back();
+    (void)unit(base | 0xFFU);
+    for (std::size_t c = 1; c <= 0xFFU; ++c) {
+      const std::size_t node = base ^ c;
+      const std::uint32_t current = trie_[node];
+      if (label_of(current) != c || seen[node]) continue;
+      seen[node] = true;
+      const std::size_t next = node ^ offset_of(current);
+      if (has_leaf(current)) (void)replacement(value_of(unit(next)));
+      bases.push_back(next);
+    }
+  }
+}
+
 std::vector<std::pair<std::size_t, std::string_view>> PrecompiledCharsmap::prefix_matches(std::string_view bytes) const {
   std::vector<std::pair<std::size_t, std::string_view>> matches;
   std::size_t node = offset_of(unit(0));

@@ -1,13 +1,12 @@
 #include "sentencepiece_class.hpp"
 
-#include "claimrag/tokenizer/precompiled_charsmap.hpp"
-#include "sentencepiece_model_fields.hpp"
-
 #include "claimrag/error.hpp"
 #include "claimrag/io/input_file.hpp"
 #include "claimrag/tokenizer/pipeline.hpp"
+#include "claimrag/tokenizer/precompiled_charsmap.hpp"
 #include "claimrag/tokenizer/unicode.hpp"
 #include "claimrag/tokenizer/visible_text.hpp"
+#include "sentencepiece_charsmaps.hpp"
 
 namespace claimrag::tokenizer {
 
@@ -19,12 +18,15 @@ SentencePieceClassTokenizer::SentencePieceClassTokenizer(const std::filesystem::
       truncation_side_(settings.truncation_side == "left" ? TruncationSide::left : TruncationSide::right) {
   // Read by claimrag's bounded reader, not libsentencepiece's own (which reads a FIFO or a device to its end).
   const std::string model = io::read_file(file, io::kVocabularyInput);
-  // Its normalizer's replacements bounded before libsentencepiece applies them unbounded.
-  if (const auto charsmap = sentencepiece_normalizer_charsmap(model, file.string()); charsmap && !charsmap->empty()) {
-    (void)PrecompiledCharsmap(*charsmap, file.string());
-  }
   const auto status = processor_.LoadFromSerializedProto(model);
   if (!status.ok()) throw DataError(file.string(), "not a SentencePiece model (" + status.ToString() + ")");
+  // libsentencepiece walks a model's character maps without bounds checks and applies any
+  // replacement whatever its length: a damaged map would send the walk outside it when a text is
+  // encoded, so each is read here first, its replacements bounded as a tokenizer.json's are
+  // (PrecompiledCharsmap's constructor) and every walk checked.
+  for (const std::string_view charsmap : sentencepiece_charsmaps(model, file.string())) {
+    PrecompiledCharsmap(charsmap, file.string()).check_every_walk();
+  }
 }
 
 void SentencePieceClassTokenizer::set_special_tokens(std::vector<AddedToken> tokens, const std::string& source) {

@@ -1,7 +1,7 @@
 // Fuzzing the readers of every file claimrag reads back (BM25 index, dense model and document
 // matrix, reranker, verifier, TREC run): seeded mutations, checksums recomputed so that the
 // structural checks are what is tested, and one rule: a damaged file is a DataError, never a
-// crash, a hang or another exception. Inputs that once crashed are kept in tests/fuzz/.
+// crash, a hang or another exception. Inputs that once crashed are kept in tests/fuzz/kept/.
 
 #include <gtest/gtest.h>
 
@@ -23,6 +23,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/rerank/model_io.hpp"
 #include "claimrag/run/run.hpp"
+#include "claimrag/tokenizer/tokenizer.hpp"
 #include "claimrag/verifier/model_io.hpp"
 #include "fuzz_mutations.hpp"
 #include "support/temp_folder.hpp"
@@ -170,19 +171,26 @@ TEST(FuzzReaders, TrecRun) {
   fuzz(run, file, [](const fs::path& path) { (void)run::read_trec_run(path); }, no_reseal, 8);
 }
 
+// A SentencePiece model, loaded as a DeBERTa-v2 folder's spm.model is, then used.
+void load_sentencepiece_and_encode(const fs::path& model) {
+  TempFolder folder;
+  fs::copy_file(model, folder.path() / "spm.model");
+  (void)tokenizer::load_tokenizer(folder.path(), "deberta-v2")->encode("Aspirin lowers the risk of stroke.", std::nullopt, 0);
+}
+
 // Inputs that once crashed a reader, kept as files: each must now be a DataError.
 TEST(FuzzReaders, KeptCrashingInputsAreRefused) {
-  const fs::path kept = fs::path(CLAIMRAG_SOURCE_DIR) / "tests" / "fuzz";
+  const fs::path kept = fs::path(CLAIMRAG_SOURCE_DIR) / "tests" / "fuzz" / "kept";
   const std::map<std::string, Reader> readers = {
       {"bm25", load_and_search_index},
       {"rerank", [](const fs::path& path) { (void)rerank::load_model(path); }},
       {"verifier", [](const fs::path& path) { (void)verifier::load_verifier(path); }},
       {"run", [](const fs::path& path) { (void)run::read_trec_run(path); }},
+      {"spm", load_sentencepiece_and_encode},
   };
   int files = 0;
   for (const auto& entry : fs::directory_iterator(kept)) {
     const std::string name = entry.path().filename().string();
-    if (name == "README.md") continue;
     const auto reader = readers.find(name.substr(0, name.find('_')));
     ASSERT_NE(reader, readers.end()) << name << ": name it <reader>_<what>";
     ++files;

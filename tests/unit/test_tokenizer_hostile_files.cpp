@@ -74,11 +74,16 @@ TEST(TokenizerHostileFiles, ABacktrackingReplacePatternIsRefusedNamingTheFile) {
 
 // A character map holding one rule, `a` -> `replacement`: a Darts-clone trie of 256 units whose
 // root (unit 0) links to unit 1 ^ 'a', that unit to its leaf, the leaf to replacement offset 0.
-std::string one_rule_charsmap(const std::string& replacement) {
+std::vector<std::uint32_t> one_rule_units() {
   std::vector<std::uint32_t> units(256, 0);
   units[0] = 1U << 10;
   units[1U ^ 'a'] = (1U << 10) | (1U << 8) | 'a';
   units[(1U ^ 'a') ^ 1U] = 1U << 31;
+  return units;
+}
+
+// The blob of a map: the trie's byte size, its units, then the replacement and its NUL.
+std::string charsmap_blob(const std::vector<std::uint32_t>& units, const std::string& replacement) {
   std::string blob;
   const auto put = [&](std::uint32_t value) {
     for (int i = 0; i < 4; ++i) blob.push_back(static_cast<char>((value >> (8 * i)) & 0xFFU));
@@ -89,6 +94,8 @@ std::string one_rule_charsmap(const std::string& replacement) {
   blob.push_back('\0');
   return blob;
 }
+
+std::string one_rule_charsmap(const std::string& replacement) { return charsmap_blob(one_rule_units(), replacement); }
 
 TEST(TokenizerHostileFiles, ACharsmapRuleExpandingPastItsBoundIsRefused) {
   const PrecompiledCharsmap fitting(one_rule_charsmap("bc"), "fitting/tokenizer.json");
@@ -147,7 +154,7 @@ TEST(TokenizerHostileFiles, AnSpmModelsCharsmapExpandingPastItsBoundIsRefusedBef
   EXPECT_NE(message.find((expanding / "spm.model").string()), std::string::npos) << message;
   EXPECT_NE(message.find("a replacement of " + std::to_string(kCharsmapLongestReplacement + 1) + " bytes"), std::string::npos)
       << message;
-  // A broken protobuf on the way to the charsmap is named too.
+  // A broken protobuf is refused naming the file.
   const auto broken = with_charsmap("broken", one_rule_charsmap("bc"));
   io::write_file_atomically(broken / "spm.model", io::read_file(broken / "spm.model") + "\x1a");  // field 3 without its length
   std::string broken_message;
@@ -156,7 +163,24 @@ TEST(TokenizerHostileFiles, AnSpmModelsCharsmapExpandingPastItsBoundIsRefusedBef
   } catch (const DataError& error) {
     broken_message = error.what();
   }
-  EXPECT_NE(broken_message.find("protobuf is broken"), std::string::npos) << broken_message;
+  EXPECT_NE(broken_message.find((broken / "spm.model").string()), std::string::npos) << broken_message;
+}
+
+// libsentencepiece walks a model's map unchecked, so a map is checked whole before it gets one: a
+// link out of the trie, a trie too short for a byte's step from the root, or a rule pointing past
+// the replacements is refused whatever text would have walked it.
+TEST(TokenizerHostileFiles, ACharsmapWalkLeavingTheTrieIsRefusedBeforeAnyText) {
+  PrecompiledCharsmap(one_rule_charsmap("bc"), "fitting/spm.model").check_every_walk();
+  auto link_out = one_rule_units();
+  link_out[1U ^ 'a'] = (4096U << 10) | (1U << 8) | 'a';
+  auto short_trie = one_rule_units();
+  short_trie.resize(128);
+  auto past_replacements = one_rule_units();
+  past_replacements[(1U ^ 'a') ^ 1U] = (1U << 31) | 1000U;
+  for (const auto& units : {link_out, short_trie, past_replacements}) {
+    const PrecompiledCharsmap broken(charsmap_blob(units, "bc"), "broken/spm.model");
+    EXPECT_THROW(broken.check_every_walk(), DataError);
+  }
 }
 
 TEST(TokenizerHostileFiles, ThousandsOfAddedTokensAreMatchedInOnePass) {

@@ -7,8 +7,10 @@
 // A failed request is logged at debug level (the reason, never the key); callers, who know what it
 // was for, warn.
 
+#include <cstddef>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "claimrag/served/endpoint.hpp"
@@ -44,5 +46,10 @@ class HttpTransport final : public Transport {
   std::mutex idle_mutex_;
   std::vector<std::unique_ptr<detail::CurlConnection>> idle_;  ///< connections kept for reuse
 };
+
+/// A 200 reply's `body` as JSON, or why it is none (not UTF-8, nested deeper than
+/// kMaxReplyJsonDepth, not JSON): what a proxy's HTML page, a cut body or a server writing another
+/// encoding gives. `depth` is set to the body's nesting depth, measured up to one past the limit.
+JsonReply read_reply_body(std::string&& body, int status, std::size_t& depth);
 
 }  // namespace claimrag::served

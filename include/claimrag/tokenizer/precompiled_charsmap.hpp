@@ -25,6 +25,12 @@ class PrecompiledCharsmap {
   /// replacement is longer than kCharsmapLongestReplacement bytes.
   PrecompiledCharsmap(std::string_view blob, std::string source);
 
+  /// DataError naming the source unless every walk of the trie stays inside it and every rule it
+  /// reaches points inside the replacement strings, whatever the text walked: what must hold before
+  /// libsentencepiece, which walks the map without checking either, is given a model holding it.
+  /// This class's own walks check as they go and need no such call.
+  void check_every_walk() const;
+
   /// Every rule whose key is a prefix of `bytes`, shortest first: (key length, replacement). The
   /// walk stops at a NUL byte, as both the reference's and SentencePiece's searches do.
   [[nodiscard]] std::vector<std::pair<std::size_t, std::string_view>> prefix_matches(std::string_view bytes) const;

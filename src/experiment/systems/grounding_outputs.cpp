@@ -57,11 +57,12 @@ void write_grounding_table(const Results& results, const PaperNumbers& paper, co
                           metric(results, full, "verifier_partial_hallucination_rate", 4), metric(results, full, "precision", 4),
                           metric(results, full, "recall", 4), metric(results, full, "over_refusal_rate", 4)});
   }
-  for (const auto& [name, numbers] : paper.sections) {
+  for (const auto& section : paper.sections) {
+    const auto& numbers = section.second;
     const auto value = [&](const std::string& key, int decimals) {
       return numbers.contains(key) ? io::fixed(numbers.at(key), decimals) : std::string("-");
     };
-    std::vector<std::string> row{name, "seed paper (ASQA/ALCE sample100, labelled by its own NLI filter)",
+    std::vector<std::string> row{section.first, "seed paper (ASQA/ALCE sample100, labelled by its own NLI filter)",
                                  value("support_rate", 4), value("conflict_rate", 4), value("partial_hallucinations", 0)};
     row.resize(table.columns.size(), "-");
     table.rows.push_back(std::move(row));
