@@ -149,6 +149,12 @@ std::string FieldReader::string(std::string_view key) const {
   return std::string(value);
 }
 
+std::string FieldReader::text(std::string_view key) const {
+  std::string value = string(key);
+  if (value.find_first_not_of(" \t\n\r\f\v") == std::string::npos) fail("\"" + std::string(key) + "\" is empty");
+  return value;
+}
+
 std::string FieldReader::optional_string(std::string_view key, std::string_view fallback) const {
   if (!has(key)) return std::string(fallback);
   simdjson::dom::element value = element(key);

@@ -12,15 +12,10 @@ namespace unicode = tokenizer::unicode;
 // Python's str.strip(): Unicode whitespace off both ends.
 std::string_view python_strip(std::string_view text) {
   const std::u32string points = unicode::decode_utf8(text, "a document chunk");
-  std::size_t first = 0, last = points.size();
-  while (first < last && unicode::is_python_space(points[first])) ++first;
-  while (last > first && unicode::is_python_space(points[last - 1])) --last;
-  std::size_t begin = 0, end = 0;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    const std::size_t width = unicode::encode_utf8(std::u32string(1, points[i])).size();
-    if (i < first) begin += width;
-    if (i < last) end += width;
-  }
+  const auto width = [](char32_t c) -> std::size_t { return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4; };
+  std::size_t first = 0, last = points.size(), begin = 0, end = text.size();
+  while (first < last && unicode::is_python_space(points[first])) begin += width(points[first++]);
+  while (last > first && unicode::is_python_space(points[last - 1])) end -= width(points[--last]);
   return text.substr(begin, end - begin);
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "claimrag/error.hpp"
 #include "claimrag/text/punkt_sentences.hpp"
@@ -48,6 +49,12 @@ std::vector<std::string> claim_parts(const std::string& claim, CheckerKind kind)
   return parts;
 }
 
+// The length a sequence is cut at: the user's, else the family's, within the model's positions.
+std::size_t length_read(const CheckerOptions& options, const CheckerSettings& settings, const pretrained::ModelConfig& config) {
+  const auto limit = static_cast<std::size_t>(config.max_tokens());
+  return options.max_length != 0 ? options.max_length : std::min(settings.max_length, limit);
+}
+
 // One (claim, document): the document's text, its chunks and the claim's parts.
 struct CheckedPair {
   std::string text;
@@ -69,12 +76,17 @@ class CheckerVerifier final : public ClaimVerifier {
 
   [[nodiscard]] std::vector<ClaimVerdict> verify(std::span<const VerificationInput> inputs) const override {
     // Every sequence of every (claim, document) first, so the checkpoint runs once over all.
+    // A document read against several claims (a passage of every claim of an answer, an abstract
+    // retrieved for several claims) is cut into chunks once.
     std::vector<std::vector<CheckedPair>> pairs(inputs.size());
     std::vector<std::string> sequences;
+    std::unordered_map<std::string, std::vector<DocumentChunk>> chunks_of_text;
     for (std::size_t c = 0; c < inputs.size(); ++c) {
       for (const auto& document : inputs[c].documents) {
         CheckedPair pair{checker_document_text(document), {}, claim_parts(inputs[c].claim, options_.kind)};
-        pair.chunks = document_chunks(pair.text);
+        auto cached = chunks_of_text.find(pair.text);
+        if (cached == chunks_of_text.end()) cached = chunks_of_text.emplace(pair.text, document_chunks(pair.text)).first;
+        pair.chunks = cached->second;
         for (const auto& part : pair.parts) {
           for (const auto& chunk : pair.chunks) sequences.push_back(settings_.prefix + chunk.text + end_of_sequence_ + part);
         }
@@ -85,7 +97,7 @@ class CheckerVerifier final : public ClaimVerifier {
     texts.reserve(sequences.size());
     for (const auto& sequence : sequences) texts.push_back({sequence, std::nullopt});
     CheckpointVerifierOptions judge_options;
-    judge_options.max_length = length_read();
+    judge_options.max_length = length_read(options_, settings_, checkpoint_->text_model().model().config());
     judge_options.batch_size = options_.batch_size;
     std::vector<std::size_t> truncated;
     const auto distributions = checkpoint_->judge(texts, judge_options, truncated);
@@ -118,12 +130,6 @@ class CheckerVerifier final : public ClaimVerifier {
   }
 
  private:
-  // The length a sequence is cut at: the user's, else the family's, within the model's positions.
-  [[nodiscard]] std::size_t length_read() const {
-    const auto limit = static_cast<std::size_t>(checkpoint_->text_model().model().config().max_tokens());
-    return options_.max_length != 0 ? options_.max_length : std::min(settings_.max_length, limit);
-  }
-
   [[nodiscard]] std::vector<DocumentChunk> document_chunks(const std::string& text) const {
     const auto& tokenizer = checkpoint_->text_model().tokenizer();
     const std::size_t counted_at_most = options_.max_length != 0 ? options_.max_length : settings_.max_length;
@@ -225,8 +231,7 @@ std::unique_ptr<ClaimVerifier> make_checker_verifier(std::shared_ptr<const NliCh
   const auto& config = model.model().config();
   CheckerSettings settings = known_checker_settings(config.model_type);
   if (options.chunk_size != 0) settings.chunk_size = options.chunk_size;
-  const std::size_t read = options.max_length != 0 ? options.max_length
-                                                   : std::min(settings.max_length, static_cast<std::size_t>(config.max_tokens()));
+  const std::size_t read = length_read(options, settings, config);
   if (settings.chunk_size > static_cast<std::size_t>(config.max_tokens())) {
     throw UsageError("a chunk size of " + std::to_string(settings.chunk_size) + (settings.counts_words ? " words" : " tokens") +
                      " is more than the " + std::to_string(config.max_tokens()) + " positions of " + model.folder().string());

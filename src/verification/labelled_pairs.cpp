@@ -48,12 +48,10 @@ LabelledPairs read_labelled_pairs(const std::filesystem::path& path) {
     if (blank(id)) fields.fail("\"id\" is empty");
     const auto [seen, fresh] = first_line.emplace(id, line);
     if (!fresh) fields.fail("duplicate id \"" + id + "\" (first on line " + std::to_string(seen->second) + ")");
-    std::string claim = fields.string("claim");
-    if (blank(claim)) fields.fail("\"claim\" is empty");
+    std::string claim = fields.text("claim");
     if (fields.has("evidence") == fields.has("doc")) fields.fail("give the evidence as \"evidence\" or as \"doc\", once");
     const std::string key = fields.has("evidence") ? "evidence" : "doc";
-    std::string evidence = fields.string(key);
-    if (blank(evidence)) fields.fail("\"" + key + "\" is empty");
+    std::string evidence = fields.text(key);
     const ReadLabel label = read_label(fields);
     if (label.two_way_word && first_two_way_line == 0) first_two_way_line = line;
     if (!label.two_way_word && label.label != Label::support) pairs.two_way = false;

@@ -16,12 +16,6 @@ bool is_blank_text(std::string_view text) {
   return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos;
 }
 
-std::string text_field(const dataset::FieldReader& fields, std::string_view key) {
-  std::string value = fields.string(key);
-  if (is_blank_text(value)) fields.fail("\"" + std::string(key) + "\" is empty");
-  return value;
-}
-
 }  // namespace
 
 std::vector<VerificationInput> read_verification_pairs(const std::filesystem::path& path) {
@@ -34,8 +28,8 @@ std::vector<VerificationInput> read_verification_pairs(const std::filesystem::pa
     if (is_blank_text(id)) fields.fail("\"id\" is empty");
     const auto [seen, fresh] = first_line.emplace(id, line);
     if (!fresh) fields.fail("duplicate id \"" + id + "\" (first on line " + std::to_string(seen->second) + ")");
-    std::string claim = text_field(fields, "claim");
-    const std::string evidence = text_field(fields, "evidence");
+    std::string claim = fields.text("claim");
+    const std::string evidence = fields.text("evidence");
     EvidenceDocument document;
     document.doc_id = id;
     document.sentences = evidence_sentences(evidence);

@@ -40,6 +40,8 @@ class FieldReader {
       : object_(object), path_(path), line_(line), place_(std::move(place)) {}
   /// A required string field.
   [[nodiscard]] std::string string(std::string_view key) const;
+  /// A required string holding more than whitespace ("\"KEY\" is empty" otherwise).
+  [[nodiscard]] std::string text(std::string_view key) const;
   /// A string field that may be absent (then `fallback`).
   [[nodiscard]] std::string optional_string(std::string_view key, std::string_view fallback) const;
   /// A required identifier: a JSON string obeying dataset/identifier.hpp's rule, or an integer
