@@ -176,6 +176,26 @@ TEST(CliCheckers, CalibrateWritesARuleVerifyDecidesBy) {
   EXPECT_EQ(slurp(again), slurp(rule));
 }
 
+TEST(CliCheckers, FromAUsersOwnFolderWithRelativePaths) {
+  // A user's folder, not the repository: the pairs, the rule and the verdicts named relative to it,
+  // the checker by its absolute path.
+  TempFolder folder;
+  (void)labelled_pairs(folder);
+  (void)plain_pairs(folder);
+  const std::string checker =
+      " --verifier checkpoint:" + (fs::path(CLAIMRAG_SOURCE_DIR) / kModels / "real-minicheck-roberta-large").string() +
+      " --checker minicheck";
+  const auto calibrated =
+      run_claimrag("--quiet calibrate --pairs labelled.jsonl --out rule.json --folds 3" + checker, folder.path(), folder.path());
+  ASSERT_EQ(calibrated.exit_code, 0) << calibrated.err;
+  const auto verified = run_claimrag("--quiet verify --pairs pairs.jsonl --out verdicts.jsonl --config rule.json" + checker,
+                                     folder.path(), folder.path());
+  ASSERT_EQ(verified.exit_code, 0) << verified.err;
+  EXPECT_EQ(json_lines(folder.path() / "verdicts.jsonl").size(), kCheckerClaims.size() * kCheckerEvidence.size());
+  EXPECT_TRUE(fs::exists(folder.path() / "rule.calibration.json"));
+  EXPECT_TRUE(fs::exists(folder.path() / "verdicts.meta.json"));
+}
+
 TEST(CliCheckers, CalibrateRefusesAVerifierWithoutAThresholdAndWritesNothing) {
   TempFolder folder;
   const auto rule = folder.path() / "rule.json";
