@@ -56,20 +56,38 @@ void add_batches(Batches& batches, std::span<const Item> items, std::size_t batc
 
 // Every request through the transport in one call (so that they run concurrently). The transport
 // checks each reply's shape (a refused one is retried); the count, which only the request knows,
-// is checked here. A request without an accepted answer stops the command.
-std::vector<json> exchange_checked(Transport& transport, const Batches& batches, std::string (*check)(const json&, std::size_t)) {
+// is checked here. A request without an accepted answer gets its reason, naming the URL and the
+// route, in place of its body.
+struct CheckedReply {
+  json body;
+  std::string failure;  ///< "" when accepted
+};
+std::vector<CheckedReply> exchange_each(Transport& transport, const Batches& batches, std::string (*check)(const json&, std::size_t)) {
   const auto& [requests, counts] = batches;
-  std::vector<json> bodies;
-  if (requests.empty()) return bodies;
+  std::vector<CheckedReply> checked;
+  if (requests.empty()) return checked;
   const ReplyCheck shape = [check](const json& body) { return check(body, body.is_array() ? body.size() : 0); };
   const auto replies = transport.exchange(requests, shape);
   if (replies.size() != requests.size()) throw InternalError("a transport gave another number of replies than requests");
   for (std::size_t r = 0; r < replies.size(); ++r) {
-    if (!replies[r].ok()) throw DataError(transport.url(), "POST " + requests[r].path + " failed: " + replies[r].failure);
-    if (const std::string problem = check(replies[r].body, counts[r]); !problem.empty()) {
-      throw DataError(transport.url(), "POST " + requests[r].path + ": " + problem);
+    const std::string route = transport.url() + ": POST " + requests[r].path;
+    if (!replies[r].ok()) {
+      checked.push_back({json(), route + " failed: " + replies[r].failure});
+    } else if (const std::string problem = check(replies[r].body, counts[r]); !problem.empty()) {
+      checked.push_back({json(), route + ": " + problem});
+    } else {
+      checked.push_back({replies[r].body, ""});
     }
-    bodies.push_back(replies[r].body);
+  }
+  return checked;
+}
+
+// exchange_each where a request without an accepted answer stops the command.
+std::vector<json> exchange_checked(Transport& transport, const Batches& batches, std::string (*check)(const json&, std::size_t)) {
+  std::vector<json> bodies;
+  for (auto& reply : exchange_each(transport, batches, check)) {
+    if (!reply.failure.empty()) throw DataError(reply.failure);
+    bodies.push_back(std::move(reply.body));
   }
   return bodies;
 }
@@ -169,17 +187,32 @@ std::string check_tei_embed_reply(const json& body, std::size_t count) {
   return "";
 }
 
-std::vector<std::vector<TeiLabelScore>> tei_predict(Transport& transport, std::span<const TeiPair> pairs,
-                                                    std::size_t batch_size) {
+std::vector<TeiPrediction> tei_predict_each(Transport& transport, std::span<const TeiPair> pairs, std::size_t batch_size) {
   Batches batches;
   add_batches(batches, pairs, batch_size, tei_predict_request);
+  std::vector<TeiPrediction> predictions;
+  predictions.reserve(pairs.size());
+  const auto replies = exchange_each(transport, batches, check_tei_predict_reply);
+  for (std::size_t r = 0; r < replies.size(); ++r) {
+    if (!replies[r].failure.empty()) {
+      for (std::size_t i = 0; i < batches.counts[r]; ++i) predictions.push_back({{}, replies[r].failure});
+      continue;
+    }
+    for (const json& labels : replies[r].body) {
+      auto& pair = predictions.emplace_back();
+      for (const json& item : labels) pair.scores.push_back({item["label"].get<std::string>(), item["score"].get<double>()});
+    }
+  }
+  return predictions;
+}
+
+std::vector<std::vector<TeiLabelScore>> tei_predict(Transport& transport, std::span<const TeiPair> pairs,
+                                                    std::size_t batch_size) {
   std::vector<std::vector<TeiLabelScore>> scores;
   scores.reserve(pairs.size());
-  for (const json& body : exchange_checked(transport, batches, check_tei_predict_reply)) {
-    for (const json& labels : body) {
-      auto& pair = scores.emplace_back();
-      for (const json& item : labels) pair.push_back({item["label"].get<std::string>(), item["score"].get<double>()});
-    }
+  for (auto& prediction : tei_predict_each(transport, pairs, batch_size)) {
+    if (!prediction.failure.empty()) throw DataError(prediction.failure);
+    scores.push_back(std::move(prediction.scores));
   }
   return scores;
 }

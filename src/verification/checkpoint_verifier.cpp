@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "claimrag/error.hpp"
+#include "claimrag/verification/verdict_failures.hpp"
 #include "claimrag/verification/verify_inputs.hpp"
 
 namespace claimrag::verification {
@@ -115,8 +116,10 @@ DocumentVerdict checkpoint_document_verdict(const EvidenceDocument& document, st
 PremiseJudgements judge_premises(const NliCheckpoint& checkpoint, std::span<const VerificationInput> inputs,
                                  PremiseUnit unit, const CheckpointVerifierOptions& options) {
   check_options(options);
-  return judge_premises_with(inputs, unit, [&](std::span<const pretrained::TextInput> pairs, std::vector<std::size_t>& truncated) {
-    return checkpoint.judge(pairs, options, truncated);
+  return judge_premises_with(inputs, unit, [&](std::span<const pretrained::TextInput> pairs) {
+    PairJudgements judged;
+    judged.distributions = checkpoint.judge(pairs, options, judged.truncated);
+    return judged;
   });
 }
 
@@ -132,22 +135,25 @@ PremiseJudgements judge_premises_with(std::span<const VerificationInput> inputs,
       for (const auto& premise : document) pairs.push_back({premise, inputs[c].claim});
     }
   }
-  std::vector<std::size_t> truncated;
-  const auto distributions = judge(pairs, truncated);
-  if (distributions.size() != pairs.size() || truncated.size() != pairs.size()) {
+  const auto [distributions, truncated, failures] = judge(pairs);
+  if (distributions.size() != pairs.size() || truncated.size() != pairs.size() ||
+      !(failures.empty() || failures.size() == pairs.size())) {
     throw InternalError("a premise judge gave another number of distributions than pairs");
   }
   PremiseJudgements judgements;
   judgements.distributions.resize(inputs.size());
   judgements.truncated.resize(inputs.size());
+  judgements.failures.resize(inputs.size());
   std::size_t next = 0;
   for (std::size_t c = 0; c < inputs.size(); ++c) {
     for (const auto& document : premises[c]) {
       auto& judged = judgements.distributions[c].emplace_back();
+      auto& failure = judgements.failures[c].emplace_back();
       std::size_t cut = 0;
       for (std::size_t p = 0; p < document.size(); ++p, ++next) {
         judged.push_back(distributions[next]);
         cut += truncated[next] > 0 ? 1 : 0;
+        if (failure.empty() && !failures.empty()) failure = failures[next];
       }
       judgements.truncated[c].push_back(cut);
     }
@@ -162,8 +168,11 @@ std::vector<ClaimVerdict> checkpoint_verdicts(std::span<const VerificationInput>
     verdicts[c].claim_id = inputs[c].claim_id;
     if (inputs[c].documents.empty()) verdicts[c].reason = kNoRetrievedAbstract;
     for (std::size_t d = 0; d < inputs[c].documents.size(); ++d) {
-      verdicts[c].documents.push_back(checkpoint_document_verdict(inputs[c].documents[d], judgements.distributions[c][d],
-                                                                  rule, judgements.truncated[c][d]));
+      const auto& document = inputs[c].documents[d];
+      const std::string failure = judgements.failures.empty() ? "" : judgements.failures[c][d];
+      verdicts[c].documents.push_back(
+          failure.empty() ? checkpoint_document_verdict(document, judgements.distributions[c][d], rule, judgements.truncated[c][d])
+                          : failed_verdict(document, failure));
     }
   }
   return verdicts;

@@ -193,16 +193,6 @@ std::string judge_prompt(std::string_view prompt_template, std::string_view clai
   return text::fill_placeholders(prompt_template, {{"claim", std::string(claim)}, {"evidence", numbered_evidence(document)}});
 }
 
-DocumentVerdict failed_verdict(const EvidenceDocument& document, std::string reason) {
-  DocumentVerdict verdict;
-  verdict.doc_id = document.doc_id;
-  verdict.label = Label::not_enough_info;
-  verdict.probabilities = {0.0, 0.0, 1.0};
-  for (std::size_t s = 0; s < document.sentences.size(); ++s) verdict.sentence_scores.push_back({s, 0.0});
-  verdict.failure = std::move(reason);
-  return verdict;
-}
-
 DocumentVerdict read_judge_answer(std::string_view content, std::string_view claim, const EvidenceDocument& document,
                                   const JudgeTextResolver& resolve_text, std::size_t* dropped_citations) {
   std::size_t dropped = 0;

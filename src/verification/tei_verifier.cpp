@@ -39,17 +39,20 @@ LabelDistribution tei_label_distribution(const std::vector<served::TeiLabelScore
 
 PremiseJudgements tei_judge_premises(served::Transport& transport, std::span<const VerificationInput> inputs,
                                      PremiseUnit unit, std::size_t batch_size) {
-  return judge_premises_with(inputs, unit, [&](std::span<const pretrained::TextInput> pairs, std::vector<std::size_t>& truncated) {
+  return judge_premises_with(inputs, unit, [&](std::span<const pretrained::TextInput> pairs) {
     std::vector<served::TeiPair> sent;
     sent.reserve(pairs.size());
     for (const auto& pair : pairs) sent.emplace_back(std::string(pair.text), std::string(pair.text_pair.value_or("")));
-    std::vector<LabelDistribution> distributions;
-    distributions.reserve(pairs.size());
-    for (const auto& scores : served::tei_predict(transport, sent, batch_size)) {
-      distributions.push_back(tei_label_distribution(scores, transport.url()));
+    PairJudgements judged;
+    judged.distributions.reserve(pairs.size());
+    judged.failures.reserve(pairs.size());
+    for (const auto& prediction : served::tei_predict_each(transport, sent, batch_size)) {
+      judged.distributions.push_back(prediction.failure.empty() ? tei_label_distribution(prediction.scores, transport.url())
+                                                                : LabelDistribution{});
+      judged.failures.push_back(prediction.failure);
     }
-    truncated.assign(pairs.size(), 0);  // TEI truncates without saying so
-    return distributions;
+    judged.truncated.assign(pairs.size(), 0);  // TEI truncates without saying so
+    return judged;
   });
 }
 

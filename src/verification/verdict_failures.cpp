@@ -6,6 +6,16 @@
 
 namespace claimrag::verification {
 
+DocumentVerdict failed_verdict(const EvidenceDocument& document, std::string reason) {
+  DocumentVerdict verdict;
+  verdict.doc_id = document.doc_id;
+  verdict.label = Label::not_enough_info;
+  verdict.probabilities = {0.0, 0.0, 1.0};
+  for (std::size_t s = 0; s < document.sentences.size(); ++s) verdict.sentence_scores.push_back({s, 0.0});
+  verdict.failure = std::move(reason);
+  return verdict;
+}
+
 VerdictFailures count_failures(std::span<const ClaimVerdict> verdicts) {
   VerdictFailures failures;
   for (const auto& verdict : verdicts) {

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "support/fixture_paths.hpp"
@@ -243,6 +245,48 @@ TEST(CliTei, VerifyPairsGivesTheCheckpointVerifiersVerdictsAndRecordsWhatItUsed)
   EXPECT_NE(failed.err.find(url), std::string::npos) << failed.err;
   EXPECT_FALSE(fs::exists(gone));
   EXPECT_FALSE(fs::exists(folder.path() / "gone.meta.json"));
+}
+
+TEST(CliTei, RefusedScoresAreCountedFailuresOfTheirOwnPairs) {
+  TempFolder folder;
+  const auto checkpoint = std::make_shared<const claimrag::verification::NliCheckpoint>(kTeiModels + "bert-classifier");
+  // The server answers a premise about a cat with (1, 1, 1): three certainties, not a distribution.
+  FakeTeiServer server([&](const std::string&, const json& body) {
+    if (body["inputs"][0][0].get<std::string>().find("cat") != std::string::npos) {
+      return json::array({json::array({{{"label", "entailment"}, {"score", 1}},
+                                       {{"label", "neutral"}, {"score", 1}},
+                                       {{"label", "contradiction"}, {"score", 1}}})});
+    }
+    return claimrag::testing::predict_with_checkpoint(*checkpoint, body);
+  });
+  const auto pairs = folder.write("pairs.jsonl",
+                                  R"({"id": "a", "claim": "the drug reduces risk", "evidence": "The drug reduces risk of cancer. It was tested in mice."})"
+                                  "\n"
+                                  R"({"id": "b", "claim": "the dog ran", "evidence": "A cat sat on the mat. No dog was seen. The end."})"
+                                  "\n");
+  const auto config = folder.write("config.json", json{{"verification", {{"checkpoint", {{"batch_size", 1}}}}}}.dump());
+  const std::string common = "--quiet verify --pairs " + pairs.string() + " --config " + config.string() + " --verifier tei:" +
+                             server.url() + kQuick;
+  // By default no pair may go unjudged: exit 3, the count, the reason with the URL, nothing written.
+  const auto strict = folder.path() / "strict.jsonl";
+  const auto refused = run_claimrag(common + " --out " + strict.string(), folder.path());
+  EXPECT_EQ(refused.exit_code, 3) << refused.err;
+  EXPECT_NE(refused.err.find("1 of 2 pairs could not be judged"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find(server.url() + ": POST /predict failed: prediction 0's scores sum to 3"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(strict));
+  EXPECT_FALSE(fs::exists(folder.path() / "strict.meta.json"));
+  // Allowed, the refused pair is written NOT_ENOUGH_INFO (0, 0, 1) with its reason; the other is judged.
+  const auto lenient = folder.path() / "lenient.jsonl";
+  const auto allowed = run_claimrag(common + " --max-failures 0.5 --out " + lenient.string(), folder.path());
+  ASSERT_EQ(allowed.exit_code, 0) << allowed.err;
+  std::vector<json> lines;
+  std::istringstream written(slurp(lenient));
+  for (std::string line; std::getline(written, line);) lines.push_back(json::parse(line));
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_FALSE(lines[0].contains("failed")) << lines[0].dump();
+  EXPECT_EQ(lines[1]["label"], "NOT_ENOUGH_INFO");
+  EXPECT_EQ(lines[1]["probabilities"], json::parse(R"({"SUPPORT": 0.0, "CONTRADICT": 0.0, "NOT_ENOUGH_INFO": 1.0})"));
+  EXPECT_NE(lines[1]["failed"].get<std::string>().find("not a probability distribution"), std::string::npos) << lines[1].dump();
 }
 
 TEST(CliTei, GroundSufficiencyAndInterrogateGiveTheCheckpointVerifiersOutputs) {

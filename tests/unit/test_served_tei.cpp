@@ -158,5 +158,34 @@ TEST(TeiFailures, AReplyOfAnotherShapeOrCountIsADataError) {
   EXPECT_NE(message.find("holds 1 predictions for 2 inputs"), std::string::npos) << message;
 }
 
+TEST(TeiFailures, APredictRequestWithoutAnAcceptedReplyFailsItsOwnPairsOnly) {
+  // Requests of two pairs: the second request's scores (1, 1, 1) are not a distribution.
+  InProcessTransport transport([](const JsonRequest& request) {
+    const bool refused = request.body["inputs"][0][0] == "p2";
+    const json labels = refused ? json::parse(R"([{"label": "a", "score": 1}, {"label": "b", "score": 1}, {"label": "c", "score": 1}])")
+                                : json::parse(R"([{"label": "a", "score": 0.25}, {"label": "b", "score": 0.75}])");
+    return JsonReply{json::array({labels, labels}), "", 200};
+  });
+  const std::vector<TeiPair> pairs{{"p0", "c"}, {"p1", "c"}, {"p2", "c"}, {"p3", "c"}, {"p4", "c"}};
+  const auto predictions = tei_predict_each(transport, pairs, 2);
+  ASSERT_EQ(predictions.size(), 5U);
+  for (const std::size_t i : {0U, 1U}) {
+    EXPECT_EQ(predictions[i].failure, "");
+    ASSERT_EQ(predictions[i].scores.size(), 2U);
+    EXPECT_EQ(predictions[i].scores[1].label, "b");
+    EXPECT_EQ(predictions[i].scores[1].score, 0.75);
+  }
+  for (const std::size_t i : {2U, 3U}) {
+    EXPECT_TRUE(predictions[i].scores.empty());
+    EXPECT_EQ(predictions[i].failure,
+              "http://tei.test:8081: POST /predict failed: prediction 0's scores sum to 3.0, not 1 (within 0.001): not a "
+              "probability distribution");
+  }
+  // The last request holds one pair and got two predictions: its count is refused.
+  EXPECT_NE(predictions[4].failure.find("holds 2 predictions for 1 inputs"), std::string::npos) << predictions[4].failure;
+  // tei_predict stops at the first failure, with the same reason.
+  EXPECT_EQ(testing::data_error_of([&] { (void)tei_predict(transport, pairs, 2); }), predictions[2].failure);
+}
+
 }  // namespace
 }  // namespace claimrag::served

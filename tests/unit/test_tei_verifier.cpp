@@ -9,12 +9,14 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/verification/tei_verifier.hpp"
+#include "claimrag/verification/verdict_failures.hpp"
 #include "pretrained_fixture.hpp"
 #include "support/fake_tei.hpp"
 
 namespace claimrag::verification {
 namespace {
 
+constexpr auto S = Label::support;
 constexpr auto C = Label::contradict;
 constexpr auto N = Label::not_enough_info;
 
@@ -127,16 +129,35 @@ TEST(TeiVerifier, HandComputedVerdictFromServedScores) {
   EXPECT_TRUE(strict.rationale.empty());
 }
 
-TEST(TeiVerifier, AFailedRequestStopsTheRunInsteadOfANeutralVerdict) {
-  auto transport = std::make_shared<testing::InProcessTransport>(
-      [](const served::JsonRequest&) { return served::JsonReply{nullptr, "HTTP status 429: too many requests", 429}; });
-  const auto verifier = make_tei_verifier(transport, {{PremiseUnit::sentence, 0.5, 3}, 32});
-  try {
-    (void)verifier->verify(hand_made_inputs());
-    ADD_FAILURE() << "verified";
-  } catch (const DataError& error) {
-    EXPECT_EQ(std::string(error.what()), "http://tei.test:8081: POST /predict failed: HTTP status 429: too many requests");
+TEST(TeiVerifier, AFailedRequestFailsTheDocumentsOfItsPremisesInsteadOfANeutralVerdict) {
+  // Requests of two pairs, in premise order: d1's s0 s1 | d1's s2, d2's s0 | d3's s0 s1. The second
+  // is refused; d1 and d2 cannot be judged, d3 is.
+  auto transport = std::make_shared<testing::InProcessTransport>([](const served::JsonRequest& request) {
+    if (request.body["inputs"][0][0] == "nothing here") return served::JsonReply{nullptr, "HTTP status 429: too many requests", 429};
+    json reply = json::array();
+    for (std::size_t i = 0; i < request.body["inputs"].size(); ++i) {
+      reply.push_back(json::parse(R"([{"label": "entailment", "score": 0.9}, {"label": "neutral", "score": 0.05},
+                                      {"label": "contradiction", "score": 0.05}])"));
+    }
+    return served::JsonReply{reply, "", 200};
+  });
+  const auto verdicts = make_tei_verifier(transport, {{PremiseUnit::sentence, 0.5, 3}, 2})->verify(hand_made_inputs());
+  ASSERT_EQ(verdicts.size(), 3U);
+  const std::string reason = "http://tei.test:8081: POST /predict failed: HTTP status 429: too many requests";
+  for (const auto& failed : {verdicts[0].documents.at(0), verdicts[0].documents.at(1)}) {
+    EXPECT_EQ(failed.failure, reason);
+    EXPECT_EQ(failed.label, N);
+    EXPECT_EQ(failed.probabilities, (LabelDistribution{0.0, 0.0, 1.0}));
+    EXPECT_TRUE(failed.rationale.empty());
   }
+  const auto& judged = verdicts[1].documents.at(0);
+  EXPECT_EQ(judged.failure, "");
+  EXPECT_EQ(judged.label, S);
+  const auto failures = count_failures(verdicts);
+  EXPECT_EQ(failures.failed, 2U);
+  EXPECT_EQ(failures.judged, 3U);
+  EXPECT_EQ(failures.first_reason, reason);
+  EXPECT_THROW(enforce_max_failures(failures, 0.5, "tei:http://tei.test:8081"), DataError);  // 2 of 3 > half
 }
 
 TEST(TeiVerifier, OptionsAreChecked) {

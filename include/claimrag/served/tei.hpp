@@ -55,6 +55,19 @@ std::string check_tei_predict_reply(const nlohmann::json& body, std::size_t coun
 std::string check_tei_rerank_reply(const nlohmann::json& body, std::size_t count);
 std::string check_tei_embed_reply(const nlohmann::json& body, std::size_t count);
 
+/// One pair's /predict answer: its label scores (in the reply's order), or, when its request had no
+/// accepted reply (failed after the endpoint's retries, or refused by the checks above), the reason
+/// naming the URL and the route, with no scores.
+struct TeiPrediction {
+  std::vector<TeiLabelScore> scores;
+  std::string failure;
+};
+
+/// Every pair's answer, in input order, in requests of at most `batch_size` pairs (≥ 1): a request
+/// without an accepted reply fails its own pairs, not the others', so that a verifier can count
+/// them against --max-failures.
+std::vector<TeiPrediction> tei_predict_each(Transport& transport, std::span<const TeiPair> pairs, std::size_t batch_size);
+
 /// The label scores of every pair, in input order (each pair's labels in the reply's order).
 /// Requests of at most `batch_size` pairs (≥ 1). DataError as described above.
 std::vector<std::vector<TeiLabelScore>> tei_predict(Transport& transport, std::span<const TeiPair> pairs,

@@ -114,23 +114,33 @@ DocumentVerdict checkpoint_document_verdict(const EvidenceDocument& document,
                                             std::size_t truncated);
 
 /// The distributions of every premise of every document of every input: [claim][document][premise],
-/// with the count of truncated premises per [claim][document]. One batched call.
+/// with the count of truncated premises per [claim][document], and why a [claim][document] could
+/// not be judged (the first failed premise's reason; "" when every premise was judged; `failures`
+/// may be left empty when nothing failed). One batched call.
 struct PremiseJudgements {
   std::vector<std::vector<std::vector<LabelDistribution>>> distributions;
   std::vector<std::vector<std::size_t>> truncated;
+  std::vector<std::vector<std::string>> failures;
 };
 PremiseJudgements judge_premises(const NliCheckpoint& checkpoint, std::span<const VerificationInput> inputs,
                                  PremiseUnit unit, const CheckpointVerifierOptions& options);
 
-/// What judges a batch of (premise, hypothesis) pairs: their distributions in pair order, and
-/// truncated[i] > 0 when pair i was cut to fit (the checkpoint in process, a served model).
-using PremisePairJudge = std::function<std::vector<LabelDistribution>(std::span<const pretrained::TextInput> pairs,
-                                                                      std::vector<std::size_t>& truncated)>;
+/// What judges a batch of (premise, hypothesis) pairs (the checkpoint in process, a served model):
+/// their distributions in pair order, truncated[i] > 0 when pair i was cut to fit, and failures[i]
+/// the reason pair i could not be judged (its distribution is then ignored); a judge that cannot
+/// fail leaves `failures` empty.
+struct PairJudgements {
+  std::vector<LabelDistribution> distributions;
+  std::vector<std::size_t> truncated;
+  std::vector<std::string> failures;
+};
+using PremisePairJudge = std::function<PairJudgements(std::span<const pretrained::TextInput> pairs)>;
 /// judge_premises with any judge: every premise of every document of every input, in one call.
 PremiseJudgements judge_premises_with(std::span<const VerificationInput> inputs, PremiseUnit unit,
                                       const PremisePairJudge& judge);
 
-/// The verdicts of `inputs` from their judgements by `rule` (rule.premise must be the unit judged).
+/// The verdicts of `inputs` from their judgements by `rule` (rule.premise must be the unit judged);
+/// a document that could not be judged gets failed_verdict (verdict_failures.hpp).
 std::vector<ClaimVerdict> checkpoint_verdicts(std::span<const VerificationInput> inputs,
                                               const PremiseJudgements& judgements, const CheckpointRule& rule);
 

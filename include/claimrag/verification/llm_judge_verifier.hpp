@@ -46,6 +46,7 @@
 
 #include "claimrag/served/exchange.hpp"
 #include "claimrag/verification/claim_verifier.hpp"
+#include "claimrag/verification/verdict_failures.hpp"
 
 namespace claimrag::verification {
 
@@ -80,10 +81,6 @@ std::string judge_prompt(std::string_view prompt_template, std::string_view clai
 /// `failure` set when it cannot be read. Dropped citations are added to `*dropped_citations`.
 DocumentVerdict read_judge_answer(std::string_view content, std::string_view claim, const EvidenceDocument& document,
                                   const JudgeTextResolver& resolve_text, std::size_t* dropped_citations = nullptr);
-
-/// The verdict of a pair the judge could not judge: NOT_ENOUGH_INFO, (0, 0, 1), every sentence
-/// scored 0, `failure` = `reason`.
-DocumentVerdict failed_verdict(const EvidenceDocument& document, std::string reason);
 
 class LlmJudgeVerifier final : public ClaimVerifier {
  public:

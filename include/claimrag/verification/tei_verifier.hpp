@@ -8,8 +8,12 @@
 // mapped by name with map_nli_labels (entailment → SUPPORT, contradiction → CONTRADICT, neutral or
 // not-entailment → NOT_ENOUGH_INFO; in whatever order the server lists them, never by position);
 // an unknown label set is a DataError naming the URL and listing the labels. Every pair of every
-// claim goes out in one transport call, in requests of at most `batch_size` pairs. TEI truncates
-// a pair longer than the model's positions itself and does not say so: truncated_sentences is 0.
+// claim goes out in one transport call, in requests of at most `batch_size` pairs. A request
+// without an accepted reply (failed after the endpoint's retries, or refused: scores that are not a
+// probability distribution, another count) fails the documents whose premises it held: their
+// verdicts are failed_verdict with the reason naming the URL, which the command counts against
+// --max-failures (verdict_failures.hpp). TEI truncates a pair longer than the model's positions
+// itself and does not say so: truncated_sentences is 0.
 
 #include <cstddef>
 #include <memory>
@@ -32,7 +36,8 @@ struct TeiVerifierOptions {
 LabelDistribution tei_label_distribution(const std::vector<served::TeiLabelScore>& scores, const std::string& url);
 
 /// The distributions of every premise of every document of every input (document_premises of
-/// `unit`), asked of TEI through `transport` in one call. DataError when a request fails.
+/// `unit`), asked of TEI through `transport` in one call; the documents of a request without an
+/// accepted reply carry its failure. DataError for a label set that is not NLI's.
 PremiseJudgements tei_judge_premises(served::Transport& transport, std::span<const VerificationInput> inputs,
                                      PremiseUnit unit, std::size_t batch_size);
 
