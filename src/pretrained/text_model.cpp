@@ -7,7 +7,6 @@
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/model_folder.hpp"
-#include "claimrag/io/mapped_file.hpp"
 #include "claimrag/io/atomic_file.hpp"
 
 namespace claimrag::pretrained {
@@ -63,10 +62,9 @@ nlohmann::ordered_json checkpoint_files_record(const fs::path& folder) {
   }
   std::sort(files.begin(), files.end());
   auto weights = nlohmann::ordered_json::object();
-  for (const auto& file : files) {
-    const io::MappedFile mapped(file);
-    weights[file.filename().string()] = io::checksum_hex_of(io::xxh64(mapped.bytes()));
-  }
+  // Streamed, not mapped: the record is written with the model loaded, and a mapped weight file's
+  // pages would stay resident beside the loaded weights (twice the weights at the peak).
+  for (const auto& file : files) weights[file.filename().string()] = io::file_checksum(file);
   const fs::path config_file = folder / "config.json";
   nlohmann::ordered_json record;
   record["folder"] = folder.string();
