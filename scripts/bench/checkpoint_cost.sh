@@ -14,10 +14,7 @@ data=data/scifact/beir
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$claimrag" --quiet index --data "$data" --method bm25 --out "$work/index"
-"$claimrag" --quiet retrieve --data "$data" --index "$work/index" --method bm25 --split test --k 3 --out "$work/full.trec"
-# The first CLAIMS claims of the run; the split's other claims get no ranking and cost nothing.
-awk -v n="$claims" '!($1 in seen) { if (++count > n) exit; seen[$1] = 1 } { print }' "$work/full.trec" > "$work/run.trec"
+bash scripts/bench/first_claims_run.sh "$claims" "$claimrag" "$work"
 counted=$(cut -d' ' -f1 "$work/run.trec" | sort -u | wc -l)
 pairs=$(wc -l < "$work/run.trec")
 

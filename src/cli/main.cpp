@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/shown_text.hpp"
 #include "claimrag/kernels/vector_unit.hpp"
+#include "claimrag/pretrained/model_clock.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "thread_waiting.hpp"
@@ -42,11 +44,22 @@ void group_subcommands(CLI::App& root) {
   }
 }
 
+/// `--verbose`'s last line after a command that loaded a checkpoint: where its time went, so that
+/// the share the model runs can be measured on any command.
+void log_model_times(std::chrono::steady_clock::time_point started) {
+  const auto times = claimrag::pretrained::model_times();
+  if (times.loading == 0.0 && times.running == 0.0) return;
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  spdlog::debug("time with pretrained models: loading {:.3f} s, tokenizing {:.3f} s, running {:.3f} s, of {:.3f} s in all",
+                times.loading, times.tokenizing, times.running, total);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using claimrag::ExitCode;
   claimrag::cli::restart_with_short_spin_waits(argv);
+  const auto started = std::chrono::steady_clock::now();
   // Results on stdout go out a line at a time, so that they never interleave mid-line with the
   // log lines on stderr when both go to one file.
   std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
@@ -112,5 +125,6 @@ int main(int argc, char** argv) {
     spdlog::error("internal error: {}", error.what());
     return static_cast<int>(ExitCode::internal);
   }
+  log_model_times(started);
   return 0;
 }

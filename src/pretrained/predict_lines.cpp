@@ -6,6 +6,7 @@
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/json_output.hpp"
+#include "claimrag/pretrained/model_clock.hpp"
 #include "claimrag/pretrained/predict.hpp"
 #include "claimrag/pretrained/text_model.hpp"
 
@@ -62,6 +63,7 @@ std::string predict_lines(const PretrainedModel& model, const tokenizer::Tokeniz
     const auto& input = inputs[i];
     tokenizer::Encoding encoding;
     try {
+      const StageTimer timer(ModelStage::tokenizing);
       encoding = tokenizer.encode(input.text, input.text_pair ? std::optional<std::string_view>(*input.text_pair) : std::nullopt,
                                   length);
     } catch (const DataError& error) {

@@ -10,6 +10,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/model_folder.hpp"
 #include "claimrag/parallel_for.hpp"
+#include "claimrag/pretrained/model_clock.hpp"
 #include "claimrag/pretrained/run_progress.hpp"
 #include "claimrag/sequential_eigen.hpp"
 
@@ -209,6 +210,7 @@ std::vector<Prediction> PretrainedModel::predict_stack(const std::vector<const T
 }
 
 std::vector<Prediction> PretrainedModel::predict(const std::vector<TokenSequence>& sequences, const RunOptions& options) const {
+  const StageTimer timer(ModelStage::running);
   if (options.batch_size == 0) throw UsageError("the batch size must be positive");
   for (std::size_t i = 0; i < sequences.size(); ++i) {
     const std::string problem = input_problem(sequences[i]);
@@ -249,6 +251,7 @@ PretrainedModel load_pretrained_model(const std::filesystem::path& folder, Preci
 }
 
 PretrainedModel load_pretrained_model(const std::filesystem::path& folder, const LoadOptions& options) {
+  const StageTimer timer(ModelStage::loading);
   if (std::error_code error; !std::filesystem::is_directory(folder, error)) throw DataError(folder.string(), "not a checkpoint folder");
   // Every file the model and its tokenizer are read from: regular, of a bounded size, no output.
   (void)io::check_model_folder(folder);

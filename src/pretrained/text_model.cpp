@@ -4,10 +4,11 @@
 #include <cmath>
 
 #include "claimrag/error.hpp"
+#include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/model_folder.hpp"
-#include "claimrag/io/atomic_file.hpp"
+#include "claimrag/pretrained/model_clock.hpp"
 
 namespace claimrag::pretrained {
 namespace {
@@ -41,6 +42,7 @@ TextOutputs TextModel::run(std::span<const TextInput> inputs, std::size_t max_le
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     tokenizer::Encoding encoding;
     try {
+      const StageTimer timer(ModelStage::tokenizing);
       encoding = tokenizer_->encode(inputs[i].text, inputs[i].text_pair, length);
     } catch (const DataError& error) {
       throw DataError(source, "input " + std::to_string(i + 1) + ": " + error.what());
