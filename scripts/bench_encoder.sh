@@ -18,8 +18,12 @@
 #
 # CLAIMRAG_BIN names the binary (default build/claimrag); CLAIMRAG_BEFORE_BIN, when set, names a
 # second build timed in the same rows (the "before" column); BENCH_SHAPES overrides the rows
-# (SHAPE:TOKENS ..., shapes as scripts/bench/encoder_reference.py names them). Weights are
-# written to a temporary folder and deleted afterwards.
+# (SHAPE:TOKENS ..., shapes as scripts/bench/encoder_reference.py names them: also roberta-large,
+# deberta-v3-large, e.g. "roberta-large:512 deberta-v3-large:512 deberta-v3-large:2048"). BENCH_UNIT=avx2|avx512
+# holds both sides to one vector unit: claimrag by CLAIMRAG_VECTOR_UNIT, PyTorch by
+# ATEN_CPU_CAPABILITY and its OpenBLAS by OPENBLAS_CORETYPE (Haswell for AVX2, SkylakeX for AVX-512);
+# without it each runs the best unit the CPU has. Weights are written to a temporary folder and
+# deleted afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 smoke=false
@@ -40,23 +44,35 @@ if ! "$python" -c "import torch" 2> /dev/null; then
   torch=false
 fi
 
-# Peak single-precision FLOP/s: cores x clock x FLOPs per cycle. With AVX2 and FMA the cores this
-# was written for (Zen 2/3/4, Haswell and later) retire two 8-wide fused multiply-adds a cycle (32);
-# Intel's AVX-512 cores, 64 (Zen 4 has AVX-512 but runs each 16-wide operation as two 8-wide
-# halves: still 32); SSE2 only, two 4-wide operations (8).
+# The vector unit both sides run: the best the CPU has, or BENCH_UNIT's.
+flags=$(grep -m1 '^flags' /proc/cpuinfo || true)
+unit=${BENCH_UNIT:-}
+if [ -z "$unit" ]; then
+  if [[ $flags == *" avx512f "* ]]; then unit=avx512; elif [[ $flags == *" fma "* && $flags == *" avx2 "* ]]; then unit=avx2; else unit=scalar; fi
+fi
+case "$unit" in
+  avx512) export CLAIMRAG_VECTOR_UNIT=avx512 ATEN_CPU_CAPABILITY=avx512 OPENBLAS_CORETYPE=SkylakeX ;;
+  avx2) export CLAIMRAG_VECTOR_UNIT=avx2 ATEN_CPU_CAPABILITY=avx2 OPENBLAS_CORETYPE=Haswell ;;
+  scalar) export CLAIMRAG_VECTOR_UNIT=scalar ATEN_CPU_CAPABILITY=default ;;
+  *) echo "bench_encoder: BENCH_UNIT is avx2, avx512 or scalar, not $unit" >&2; exit 2 ;;
+esac
+# Peak single-precision FLOP/s: cores x clock x FLOPs per cycle. AVX2 with FMA: two 8-wide fused
+# multiply-adds a cycle (32) on the cores this was written for (Zen 2-5, Haswell and later);
+# AVX-512: 64 on Intel's cores and on Zen 5 (CPU family 26), but 32 on Zen 4 (family 25), which runs
+# each 16-wide operation as two 8-wide halves; SSE2 only (the scalar unit), two 4-wide operations (8).
 cores=$(nproc)
 mhz=$(awk -F: '/^cpu MHz/ {print $2; exit}' /proc/cpuinfo)
 mhz=${mhz:-1000}
-flags=$(grep -m1 '^flags' /proc/cpuinfo || true)
 vendor=$(awk -F': ' '/^vendor_id/ {print $2; exit}' /proc/cpuinfo)
+family=$(awk -F': ' '/^cpu family/ {print $2; exit}' /proc/cpuinfo)
 per_cycle=8
-if [[ $flags == *" avx512f "* && $vendor != AuthenticAMD ]]; then
+if [ "$unit" = avx512 ] && { [ "$vendor" != AuthenticAMD ] || [ "${family:-0}" -ge 26 ]; }; then
   per_cycle=64
-elif [[ $flags == *" fma "* && $flags == *" avx2 "* ]]; then
+elif [ "$unit" != scalar ]; then
   per_cycle=32
 fi
 peak=$(awk -v c="$cores" -v m="$mhz" -v f="$per_cycle" 'BEGIN {printf "%.0f", c * m / 1000 * f}')
-echo "CPU: $(lscpu 2> /dev/null | sed -n 's/^Model name: *//p'), $cores cores at ${mhz} MHz, $per_cycle FLOPs/cycle: peak $peak GFLOP/s"
+echo "CPU: $(lscpu 2> /dev/null | sed -n 's/^Model name: *//p') (family ${family:-?}), $cores cores at ${mhz} MHz; unit $unit, $per_cycle FLOPs/cycle: peak $peak GFLOP/s"
 if $torch; then
   echo "claimrag: whole process, best of $repeats; PyTorch $("$python" -c 'import torch; print(torch.__version__)'): one batch forward after a warm-up (loading excluded), best of $repeats"
 else

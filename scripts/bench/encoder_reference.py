@@ -19,11 +19,14 @@
                                          time) and REFERENCE_JSON may be "-" (not run)
 
 SHAPE is bert-base (12 layers, hidden 768, 12 heads, intermediate 3072), minilm-l6 (6 layers,
-hidden 384, 12 heads, intermediate 1536), deberta-v3-base (the real configuration of a
-DeBERTa-v3-base classifier from ../shared/data/hf-tokenizers: position_buckets 256,
-max_relative_positions -1, share_att_key, pos_att_type p2c|c2p, relative embeddings layer-normed,
-no absolute positions, type_vocab_size 0; its real spm.model) or tiny (2 layers, hidden 32, for
-the smoke run). The PyTorch models are the reference library's modules written out in
+hidden 384, 12 heads, intermediate 1536), roberta-large (RoBERTa-large's sizes: 24 layers, hidden
+1024, 16 heads, intermediate 4096, 50,265 words, in BERT's modules), deberta-v3-base (the real
+configuration of a DeBERTa-v3-base classifier from ../shared/data/hf-tokenizers: position_buckets
+256, max_relative_positions -1, share_att_key, pos_att_type p2c|c2p, relative embeddings
+layer-normed, no absolute positions, type_vocab_size 0; its real spm.model), deberta-v3-large (the
+same with -large's sizes: 24 layers, hidden 1024, 16 heads, intermediate 4096; without absolute
+positions it reads past 512 tokens) or tiny (2 layers, hidden 32, for the smoke run).
+The PyTorch models are the reference library's modules written out in
 bert_torch.py and deberta_torch.py. Weights are random (seed 42): the tiny shape's are drawn by
 Python's own generator, so it is written without torch; the others by torch's. They are written
 to DIR only, never kept. Run it with /usr/bin/python3 (Debian's python3-torch for the PyTorch side).
@@ -51,8 +54,17 @@ BERT_SHAPES = {
     "bert-base": {"hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12, "intermediate_size": 3072},
     "minilm-l6": {"hidden_size": 384, "num_hidden_layers": 6, "num_attention_heads": 12, "intermediate_size": 1536},
     "tiny": {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 64, "vocab_size": 1000},
+    # RoBERTa-large's sizes (MiniCheck-RoBERTa-Large) in BERT's modules: RoBERTa's other differences
+    # (positions offset by the padding id, one token type) cost nothing measurable.
+    "roberta-large": {"hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16, "intermediate_size": 4096,
+                      "vocab_size": 50265},
 }
-SHAPES = list(BERT_SHAPES) + ["deberta-v3-base"]
+# DeBERTa-v3 classifiers: the real -base configuration, and -large's sizes on it (MiniCheck-DeBERTa-v3-Large).
+DEBERTA_SHAPES = {
+    "deberta-v3-base": {},
+    "deberta-v3-large": {"hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16, "intermediate_size": 4096},
+}
+SHAPES = list(BERT_SHAPES) + list(DEBERTA_SHAPES)
 SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 LABELS = ["contradiction", "entailment", "neutral"]
 TOKENS_PER_RUN = 4096  # sequences × tokens of one run: 128 of 32 tokens, 32 of 128, 8 of 512
@@ -68,8 +80,10 @@ def read_json(path):
 
 
 def config(shape):
-    if shape == "deberta-v3-base":
-        return read_json(os.path.join(DEBERTA_FOLDER, "config.json"))
+    if shape in DEBERTA_SHAPES:
+        cfg = read_json(os.path.join(DEBERTA_FOLDER, "config.json"))
+        cfg.update(DEBERTA_SHAPES[shape])
+        return cfg
     cfg = {"architectures": ["BertForSequenceClassification"], "model_type": "bert", "vocab_size": 30522,
            "hidden_act": "gelu", "layer_norm_eps": 1e-12, "max_position_embeddings": 512, "type_vocab_size": 2,
            "pad_token_id": 0, "id2label": {str(i): name for i, name in enumerate(LABELS)},
