@@ -171,3 +171,19 @@ TEST_F(Bm25ShardsCli, RefusesBadShardFlags) {
   run("index --data " + data.string() + " --method dense --shard 0/2 --out " + out, 2);
   EXPECT_FALSE(fs::exists(out));
 }
+
+TEST_F(Bm25ShardsCli, ClaimShardsOverDocumentShardsMergeToTheOneIndexRun) {
+  const auto data = write_tie_folder(scratch_.path() / "ties");
+  const auto root = scratch_.path();
+  const std::string retrieve = "retrieve --data " + data.string() + " --method bm25 --queries " +
+                               (data / "queries.jsonl").string() + " --k 3";
+  run("index --data " + data.string() + " --method bm25 --out " + (root / "whole").string());
+  run(retrieve + " --index " + (root / "whole").string() + " --out " + (root / "whole.trec").string());
+  const auto folders = build_shards(data, root, 3, "");
+  for (const std::string k : {"0", "1"}) {
+    run(retrieve + index_flags(folders) + " --shard " + k + "/2 --out " + (root / ("claims-" + k + ".trec")).string());
+  }
+  run("merge --out " + (root / "merged.trec").string() + " " + (root / "claims-1.trec").string() + " " +
+      (root / "claims-0.trec").string());
+  EXPECT_EQ(slurp(root / "merged.trec"), slurp(root / "whole.trec"));
+}

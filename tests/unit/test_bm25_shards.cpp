@@ -3,7 +3,7 @@
 // statistics, so that N shards searched together give the hits of one index over the corpus, bit
 // for bit and in the same tie order, exhaustive or pruned, on a corpus of deliberate ties and a
 // synthetic Zipf corpus, for N = 1, 2, 3, 4, 7 and more shards than documents; and the refusal of
-// statistics of another corpus.
+// statistics of another corpus and of shard metadata that disagrees with its index.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -16,6 +16,7 @@
 
 #include "claimrag/bm25/collection_statistics.hpp"
 #include "claimrag/bm25/index.hpp"
+#include "claimrag/bm25/index_format.hpp"
 #include "claimrag/bm25/search.hpp"
 #include "claimrag/bm25/shard_index.hpp"
 #include "claimrag/bm25/sharded_search.hpp"
@@ -23,6 +24,7 @@
 #include "claimrag/dataset/synthetic_corpus.hpp"
 #include "claimrag/error.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/io/input_file.hpp"
 #include "support/temp_folder.hpp"
 
 using namespace claimrag;
@@ -217,4 +219,29 @@ TEST(Bm25Shards, RefuseStatisticsOfAnotherCorpus) {
       "statistics.tsv: was computed from another corpus than");
   EXPECT_FALSE(fs::exists(index));
   EXPECT_EQ(claimrag::testing::entries_in(folder.path()), 2u);  // no temporaries left
+}
+
+TEST(Bm25Shards, RefuseMetadataThatDisagreesWithTheIndex) {
+  const TempFolder folder;
+  write_corpus(folder.path() / "corpus.jsonl", tie_corpus());
+  const auto statistics = bm25::compute_statistics(folder.path() / "corpus.jsonl");
+  (void)build_shards(folder.path() / "corpus.jsonl", folder.path(), 2, statistics);
+  const auto path = folder.path() / "shard0.index";
+  const std::string image = io::read_file(path, io::kModelInput);
+  // Forges one field of the metadata behind valid checksums, keeping its length.
+  const auto expect_refused = [&](const std::string& field, const std::string& forged, const std::string& fragment) {
+    std::string bytes = image;
+    const auto at = bytes.find(field);
+    ASSERT_NE(at, std::string::npos) << field;
+    bytes.replace(at, field.size(), forged);
+    bm25::format::seal(std::as_writable_bytes(std::span(bytes)));
+    const auto forged_path = folder.path() / "forged.index";
+    std::ofstream(forged_path, std::ios::binary) << bytes;
+    expect_error<DataError>([&] { (void)bm25::load_index(forged_path); }, forged_path.string() + ": " + fragment);
+  };
+  // "aspirin", the first term: 9 documents of the corpus, 5 of this shard (t0, t1, t3, t4, t6).
+  expect_refused("\"document_frequencies\":[9,", "\"document_frequencies\":[1,",
+                 "shard metadata: term 0's corpus document frequency is not in [5, 13]");
+  expect_refused("\"first_document\":0", "\"first_document\":9", "shard metadata places the shard's documents beyond");
+  expect_refused("\"shard\":0,", "\"shard\":2,", "shard metadata names shard 2 of 2");
 }
