@@ -117,11 +117,16 @@ std::vector<bm25::InvertedIndex> load_shard_set(const std::vector<std::filesyste
 run::Run retrieve_bm25_shards(const std::filesystem::path& beir_folder,
                               const std::vector<std::filesystem::path>& index_folders,
                               const std::vector<dataset::Query>& queries, const Bm25Config& bm25, std::size_t k) {
-  if (index_folders.size() == 1 && bm25::load_index(index_folders.front() / kBm25IndexFile).shard() == nullptr) {
-    return retrieve_bm25(beir_folder, index_folders.front(), queries, bm25, k);
-  }
   const auto corpus_path = beir_folder / "corpus.jsonl";
-  const auto shards = load_shard_set(index_folders, io::file_checksum(corpus_path), corpus_path);
+  const std::string corpus_checksum = io::file_checksum(corpus_path);
+  if (index_folders.size() == 1) {
+    auto index = bm25::load_index(index_folders.front() / kBm25IndexFile);
+    if (index.shard() == nullptr) {
+      const auto checked = checked_index(std::move(index), index_folders.front(), corpus_checksum, corpus_path);
+      return retrieve_bm25(bm25::Searcher(checked, bm25.parameters), queries, k);
+    }
+  }
+  const auto shards = load_shard_set(index_folders, corpus_checksum, corpus_path);
   const bm25::ShardedSearcher searcher(shards, bm25.parameters);
   const auto asked = query_texts(queries);
   return bm25::sharded_search_run(searcher, asked.ids, asked.texts, k);
