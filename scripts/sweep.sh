@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A sweep from the shell: RRF k × rerank depth × gate thresholds on a BEIR dataset's test claims
 # (SciFact unless --data names another), one TSV row per (k, depth, threshold).
-# Usage: scripts/sweep.sh [OPTIONS] [OUT_FOLDER] [prepare | one RRF_K DEPTH | merge]
+# Usage: scripts/sweep.sh [OPTIONS] [OUT_FOLDER] [prepare | one RRF_K DEPTH | point I | points | merge]
 #   --data BEIR_FOLDER    default data/scifact/beir (a relative one is taken from the calling folder)
 #   --rrf-k LIST          RRF k values, comma-separated (default 20,60,100: around fusion.rrf_k, 60)
 #   --rerank-depth LIST   rerank depths (default 20,50,100: around rerank.rerank_depth, 50)
@@ -16,7 +16,9 @@
 #   Without a step: prepare, every configuration (fanned out with GNU parallel when installed,
 #   one job per core; one after another otherwise), then merge. The steps exist so that a cluster
 #   can run them apart: prepare once, `one` per task of a job array, merge at the end (give every
-#   step the same options).
+#   step the same options). `point I` is configuration I (from 0) of the grid, RRF k major, and
+#   `points` prints how many there are: a job array's task I runs `point I`
+#   (scripts/cluster/submit_sweep.sh). CLAIMRAG, when set, is the binary (default build/claimrag).
 # Each step runs only what is missing, so the indexes, the dense model and the reranker are built
 # once and a rerun only computes what changed. Every configuration writes its own rows file;
 # merge sorts the rows numerically by (rrf_k, rerank_depth, threshold), so the table is the same
@@ -53,11 +55,11 @@ fi
 IFS=, read -r -a rrf_grid <<< "$rrf_list"
 IFS=, read -r -a depth_grid <<< "$depth_list"
 out=runs/sweep
-case "${1:-}" in ""|prepare|one|merge) ;; *) out=$1; shift ;; esac
+case "${1:-}" in ""|prepare|one|point|points|merge) ;; *) out=$1; shift ;; esac
 out=$(absolute "$out")
 step=${1:-all}
 cd "$repository"
-claimrag=$PWD/build/claimrag
+claimrag=${CLAIMRAG:-$PWD/build/claimrag}
 if [ ! -f "$data/corpus.jsonl" ]; then
   echo "$data is not a BEIR folder (no corpus.jsonl)" >&2
   exit 3
@@ -129,6 +131,13 @@ merge() {
 case "$step" in
   prepare) prepare ;;
   one) one "${2:?one needs RRF_K}" "${3:?one needs DEPTH}" ;;
+  point)
+    point=${2:?point needs I}
+    points=$((${#rrf_grid[@]} * ${#depth_grid[@]}))
+    [[ $point =~ ^[0-9]+$ ]] && ((point < points)) || { echo "sweep: point $point is not in [0, $points)" >&2; exit 2; }
+    one "${rrf_grid[point / ${#depth_grid[@]}]}" "${depth_grid[point % ${#depth_grid[@]}]}"
+    ;;
+  points) echo $((${#rrf_grid[@]} * ${#depth_grid[@]})) ;;
   merge) merge ;;
   all)
     prepare

@@ -14,7 +14,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=settings.sh
 source "$here/settings.sh"
-export CLAIMRAG
 if [ $# -lt 3 ]; then
   echo "usage: submit.sh N OUT COMMAND [FLAGS...]" >&2
   echo "  COMMAND: verify, predict, ground, sufficiency, interrogate, retrieve, rerank or extract-evidence" >&2
@@ -26,24 +25,14 @@ case "$1" in
   verify | predict | ground | sufficiency | interrogate | retrieve | rerank | extract-evidence) ;;
   *) echo "submit.sh: $1 does not run as shards: give verify, predict, ground, sufficiency, interrogate, retrieve, rerank or extract-evidence" >&2; exit 2 ;;
 esac
-if ! [[ $count =~ ^[1-9][0-9]*$ ]]; then
-  echo "submit.sh: N must be a number of shards (1 or more), got '$count'" >&2
-  exit 2
-fi
-if [ ! -x "$CLAIMRAG" ]; then
-  echo "submit.sh: $CLAIMRAG is not an executable claimrag: set CLAIMRAG in scripts/cluster/settings.sh" >&2
-  exit 2
-fi
+# shellcheck source=sbatch_options.sh
+source "$here/sbatch_options.sh"
+require_count submit.sh "$count"
 name=$(basename "$out")
 extension=
 if [[ $name == *.* ]]; then extension=".${name##*.}"; fi
 shards="$out.shards"
 mkdir -p "$shards"
-
-options=(--parsable --cpus-per-task="$CLAIMRAG_CPUS" --mem="$CLAIMRAG_MEMORY" --time="$CLAIMRAG_TIME")
-if [ -n "$CLAIMRAG_PARTITION" ]; then options+=(--partition="$CLAIMRAG_PARTITION"); fi
-read -r -a extra <<< "$CLAIMRAG_SBATCH_EXTRA"
-options+=("${extra[@]}")
 
 array=$(sbatch "${options[@]}" --job-name="claimrag-$1" --array="0-$((count - 1))" --output="$shards/task-%a.log" \
   "$here/shard_task.sbatch" "$shards" "$extension" "$@")

@@ -105,7 +105,7 @@ void IndexBuilder::spill_run() {
   write_run_file(buffer_.sort(terms_.terms()), path, spill_->target.string());
 }
 
-std::uint64_t IndexBuilder::finish(ImageSink& sink, std::string corpus_checksum) {
+std::uint64_t IndexBuilder::finish(ImageSink& sink, std::string corpus_checksum, const ShardMetadataOf& shard_of) {
   std::vector<std::unique_ptr<RunCursor>> runs;
   if (!run_files_.empty() && buffer_.size() > 0) spill_run();  // the merge then holds no run in memory
   for (const auto& file : run_files_) runs.push_back(file_cursor(file, spill_->target.string()));
@@ -139,14 +139,20 @@ std::uint64_t IndexBuilder::finish(ImageSink& sink, std::string corpus_checksum)
   writer.write<std::uint64_t>(format::kBoundOffsets, bound_offsets_);
   writer.write<std::uint32_t>(format::kBoundFrequencies, bound_frequencies_);
   writer.write<std::uint32_t>(format::kBoundLengths, bound_lengths_);
-  const std::string metadata = nlohmann::json{
+  nlohmann::json metadata{
       {"documents", doc_lengths_.size()},
       {"terms", order.size()},
       {"postings", postings},
       {"corpus_checksum", std::move(corpus_checksum)},
       {"tokenizer", "lowercase [a-z0-9]+ over title + \" \" + text"},
-  }.dump();
-  writer.write<char>(format::kMetadata, metadata);
+  };
+  if (shard_of) {
+    std::vector<std::string_view> sorted_terms;
+    sorted_terms.reserve(order.size());
+    for (const std::uint32_t t : order) sorted_terms.emplace_back(provisional[t]);
+    metadata["shard"] = shard_of(sorted_terms);
+  }
+  writer.write<char>(format::kMetadata, metadata.dump());
   return writer.finish(doc_lengths_.size(), order.size(), postings, bound_frequencies_.size());
 }
 

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "claimrag/bm25/streaming_build.hpp"
 #include "claimrag/text/term_dictionary.hpp"
 #include "image_writer.hpp"
 #include "posting_runs.hpp"
@@ -42,8 +43,9 @@ class IndexBuilder {
   [[nodiscard]] std::size_t document_count() const { return doc_lengths_.size(); }
   [[nodiscard]] std::size_t term_count() const { return terms_.size(); }
   [[nodiscard]] std::uint64_t posting_count() const { return postings_; }
-  /// Writes the image to `sink`; returns its size in bytes. Call once.
-  std::uint64_t finish(ImageSink& sink, std::string corpus_checksum);
+  /// Writes the image to `sink`; returns its size in bytes. Call once. With `shard_of`, the
+  /// metadata records what it returns under "shard".
+  std::uint64_t finish(ImageSink& sink, std::string corpus_checksum, const ShardMetadataOf& shard_of = {});
   /// Runs written to files so far.
   [[nodiscard]] std::size_t spilled_runs() const { return run_files_.size(); }
 

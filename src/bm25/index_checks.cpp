@@ -10,6 +10,7 @@
 #include "claimrag/error.hpp"
 #include "claimrag/io/json_depth.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "shard_metadata.hpp"
 
 namespace claimrag::bm25 {
 namespace {
@@ -153,11 +154,20 @@ void InvertedIndex::attach(std::span<const std::byte> image, const std::string& 
     const auto checksum = metadata.is_object() ? metadata.find("corpus_checksum") : metadata.end();
     if (checksum == metadata.end() || !checksum->is_string()) throw fail("metadata has no corpus_checksum string");
     corpus_checksum_ = checksum->get<std::string>();
+    if (const auto shard = metadata.find("shard"); shard != metadata.end()) {
+      shard_ = detail::read_shard_metadata(*shard, source, doc_lengths_.size(), posting_offsets_);
+    }
   } catch (const nlohmann::json::exception& error) {
     throw fail(std::string("unreadable metadata: ") + error.what());
   }
   const double total = std::accumulate(doc_lengths_.begin(), doc_lengths_.end(), 0.0);
   average_document_length_ = doc_lengths_.empty() ? 0.0 : total / static_cast<double>(doc_lengths_.size());
+  // The same division of the same integers as an index over the whole corpus makes, so equal bits.
+  collection_average_document_length_ =
+      !shard_ ? average_document_length_
+      : shard_->collection_documents == 0
+          ? 0.0
+          : static_cast<double>(shard_->collection_total_length) / static_cast<double>(shard_->collection_documents);
 }
 
 void InvertedIndex::check_blocks(std::size_t section, std::uint64_t begin_byte, std::uint64_t end_byte) const {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "claimrag/text/tokenizer.hpp"
+#include "ranking_of_hits.hpp"
 #include "top_hits.hpp"
 
 namespace claimrag::bm25 {
@@ -16,14 +17,15 @@ Searcher::Searcher(const InvertedIndex& index, Bm25Parameters parameters)
 }
 
 double Searcher::length_norm(std::uint32_t length) const {
-  const double average_length = index_.average_document_length();
+  const double average_length = index_.collection_average_document_length();
   const double relative_length = average_length > 0 ? length / average_length : 0.0;
   return parameters_.k1 * (1.0 - parameters_.b + parameters_.b * relative_length);
 }
 
 double Searcher::idf(std::uint32_t term) const {
-  const double documents = static_cast<double>(index_.document_count());
-  const double df = static_cast<double>(index_.document_frequency(term));
+  // A shard reads the whole corpus's figures, so its scores are those of one index over it.
+  const double documents = static_cast<double>(index_.collection_document_count());
+  const double df = static_cast<double>(index_.collection_document_frequency(term));
   return std::log(1.0 + (documents - df + 0.5) / (df + 0.5));
 }
 
@@ -144,19 +146,14 @@ std::vector<std::vector<Hit>> Searcher::search_many_pruned(const std::vector<std
 }
 
 run::Ranking to_ranking(const InvertedIndex& index, std::string query_id, const std::vector<Hit>& hits) {
-  run::Ranking ranking{std::move(query_id), {}};
-  ranking.documents.reserve(hits.size());
-  for (const Hit& hit : hits) ranking.documents.push_back({std::string(index.doc_ids()[hit.document]), hit.score});
-  return ranking;
+  return detail::ranking_of(std::move(query_id), hits, [&](const Hit& hit) { return index.doc_ids()[hit.document]; });
 }
 
 run::Run search_run(const Searcher& searcher, const std::vector<std::string>& query_ids,
                     const std::vector<std::string_view>& texts, std::size_t depth) {
-  const auto hits = searcher.search_many(texts, depth);
-  run::Run run;
-  run.tag = "bm25";
-  for (std::size_t q = 0; q < query_ids.size(); ++q) run.add(to_ranking(searcher.index(), query_ids[q], hits[q]));
-  return run;
+  const InvertedIndex& index = searcher.index();
+  return detail::run_of(query_ids, searcher.search_many(texts, depth),
+                        [&](const Hit& hit) { return index.doc_ids()[hit.document]; });
 }
 
 }  // namespace claimrag::bm25

@@ -17,11 +17,11 @@ void StreamingIndexBuilder::add_document(std::string_view id, std::string_view t
   builder_->add_document(id, title, text);
 }
 
-StreamingBuildSummary StreamingIndexBuilder::finish(std::string corpus_checksum) {
+StreamingBuildSummary StreamingIndexBuilder::finish(std::string corpus_checksum, const ShardMetadataOf& shard_of) {
   if (!builder_) throw InternalError("bm25 streaming build: finish() called twice");
   detail::FileImageSink sink(index_path_);
   StreamingBuildSummary summary;
-  summary.index_bytes = builder_->finish(sink, std::move(corpus_checksum));
+  summary.index_bytes = builder_->finish(sink, std::move(corpus_checksum), shard_of);
   sink.commit();
   summary.documents = builder_->document_count();
   summary.terms = builder_->term_count();

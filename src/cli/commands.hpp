@@ -8,6 +8,7 @@ namespace claimrag::cli {
 
 void add_stats_command(CLI::App& root);
 void add_index_command(CLI::App& root);
+void add_bm25_statistics_command(CLI::App& root);
 void add_retrieve_command(CLI::App& root);
 void add_evaluate_command(CLI::App& root);
 void add_gate_command(CLI::App& root);

@@ -101,6 +101,7 @@ int main(int argc, char** argv) {
   claimrag::cli::add_calibrate_command(root);
   claimrag::cli::add_stats_command(root);
   claimrag::cli::add_index_command(root);
+  claimrag::cli::add_bm25_statistics_command(root);
   claimrag::cli::add_retrieve_command(root);
   claimrag::cli::add_fuse_command(root);
   claimrag::cli::add_rerank_command(root);

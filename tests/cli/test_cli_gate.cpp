@@ -11,7 +11,7 @@ using claimrag::testing::TempFolder;
 namespace {
 using claimrag::testing::kTiny;
 
-std::string bm25_run(const TempFolder& folder) {
+std::string written_bm25_run(const TempFolder& folder) {
   const std::string out = folder.path().string();
   run_claimrag("index --data " + kTiny + " --method bm25 --out " + out + "/index", folder.path());
   run_claimrag("retrieve --data " + kTiny + " --index " + out + "/index --method bm25 --split test --out " + out + "/bm25.trec",
@@ -22,7 +22,7 @@ std::string bm25_run(const TempFolder& folder) {
 
 TEST(CliGate, SweepDecisionsAndRiskCoverageOnTheFixture) {
   TempFolder folder;
-  const std::string run = bm25_run(folder);
+  const std::string run = written_bm25_run(folder);
   const std::string out = folder.path().string();
   // Every fixture claim has a relevant document at rank 1, so nothing answered hallucinates.
   // The top-1 scores are 7.96 (q1), 6.41 (q2), 4.74 (q3), 2.19 (q4), 3.97 (q5).
@@ -51,7 +51,7 @@ TEST(CliGate, SweepDecisionsAndRiskCoverageOnTheFixture) {
 
 TEST(CliGate, BadThresholdsAndMissingInputsAreUsageErrors) {
   TempFolder folder;
-  const std::string run = bm25_run(folder);
+  const std::string run = written_bm25_run(folder);
   const std::string out = folder.path().string();
   const std::string base = "gate --data " + kTiny + " --split test --run " + run + " --bm25-run " + run + " --out " + out + "/s.tsv ";
   auto outcome = run_claimrag(base + "--signal bm25_top1 --thresholds 40:10:5", folder.path());
@@ -79,7 +79,7 @@ TEST(CliGate, BadThresholdsAndMissingInputsAreUsageErrors) {
 // claim, and no sweep written.
 TEST(CliGate, ASignalFileMissingAClaimIsNamed) {
   TempFolder folder;
-  const std::string run = bm25_run(folder);
+  const std::string run = written_bm25_run(folder);
   const auto signals = folder.write("signals.tsv", "claim_id\tvalue\nq1\t0.9\nq2\t0.1\n");
   const auto outcome = run_claimrag("gate --data " + kTiny + " --split test --run " + run + " --signal file --signal-file " +
                                         signals.string() + " --thresholds 0.5 --out " + folder.path().string() + "/sweep.tsv",

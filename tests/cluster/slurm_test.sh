@@ -6,7 +6,11 @@
 #      are compared byte for byte with single-process runs;
 #   2. one task of the built-in array is requeued while it runs (scontrol requeue): its shard is
 #      written again with the same bytes, and the merge job still runs after it;
-#   3. merge refuses a missing shard by its file name (exit 3, nothing written).
+#   3. merge refuses a missing shard by its file name (exit 3, nothing written);
+#   4. a 4-shard BM25 index of the SciFact corpus (a statistics job, then an array of 4 index
+#      tasks) and `retrieve` of the test claims over it, submitted by
+#      scripts/cluster/submit_bm25_index.sh and submit_bm25_retrieve.sh: the run is compared byte
+#      for byte with one index's.
 # Usage: tests/cluster/slurm_test.sh path/to/claimrag. Needs root (the daemons run as root, as in
 # CI), slurm-wlm and munge (scripts/setup.sh) and data/scifact (scripts/get-data.sh). Every wait
 # is bounded; the daemons are stopped by their PIDs on any exit.
@@ -144,5 +148,19 @@ status=0
 "$binary" merge --out "$work/incomplete.jsonl" "$shards"/shard-{0,1,2,3}.jsonl 2> "$work/merge.err" || status=$?
 grep -q "$shards/shard-1.jsonl: is missing" "$work/merge.err" || { echo "cluster test: merge did not name the missing shard:" >&2; cat "$work/merge.err" >&2; exit 1; }
 [ "$status" = 3 ] && [ ! -e "$work/incomplete.jsonl" ] || { echo "cluster test: merge of a missing shard exited $status or wrote its output" >&2; exit 1; }
+
+# A 4-shard BM25 index of SciFact's corpus, built as an array after its statistics job, and the
+# test claims retrieved over the shards once the array is done: the bytes of one index's run.
+"$binary" --quiet index --data data/scifact/beir --method bm25 --out "$single/bm25"
+"$binary" --quiet retrieve --data data/scifact/beir --index "$single/bm25" --method bm25 --split test --out "$single/bm25.trec"
+submitted=$SECONDS
+read -r statistics_job index_array < <(bash scripts/cluster/submit_bm25_index.sh 4 data/scifact/beir "$cluster/bm25")
+retrieve_job=$(bash scripts/cluster/submit_bm25_retrieve.sh --after "$index_array" 4 "$cluster/bm25" "$cluster/bm25.trec" \
+  --data data/scifact/beir --split test)
+wait_for_job "$statistics_job" 120
+for k in 0 1 2 3; do wait_for_job "${index_array}_$k" 120; done
+wait_for_job "$retrieve_job" 120
+echo "cluster test: sharded BM25 index and retrieval done in $((SECONDS - submitted)) s"
+same_bytes "$cluster/bm25.trec" "$single/bm25.trec"
 
 echo "cluster test: OK in $((SECONDS - started)) s"

@@ -10,7 +10,8 @@ set(claimrag_fuzz_folders text io linear nn kernels dataset tokenizer pretrained
 set(claimrag_fuzz_files
     verification/verification_pairs.cpp verification/verify_inputs.cpp verification/verdict_report.cpp
     verification/label.cpp verification/labelled_pairs.cpp verification/llm_judge_verifier.cpp verification/verdict_failures.cpp
-    grounding/answers_file.cpp grounding/claim_segmenter.cpp interrogation/pair.cpp interrogation/recorded_responder.cpp sufficiency/example.cpp)
+    grounding/answers_file.cpp grounding/claim_segmenter.cpp interrogation/pair.cpp interrogation/recorded_responder.cpp sufficiency/example.cpp
+    bm25/collection_statistics.cpp)
 # The whole library instead, for the targets that need more of it (claimrag's own --config, whose
 # checks reach the verifier backends): the long runs' option, too slow to build for CI's short one.
 option(CLAIMRAG_FUZZ_WHOLE_LIBRARY "Fuzz build: the whole library and the targets needing it" OFF)

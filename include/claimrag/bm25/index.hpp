@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <ranges>
 #include <span>
 #include <string>
@@ -49,6 +50,18 @@ struct PostingList {
   [[nodiscard]] std::size_t size() const { return documents.size(); }
 };
 
+/// What one shard of a document-sharded index (bm25/shard_index.hpp) records of the whole corpus,
+/// so that it scores as one index over the whole corpus would.
+struct IndexShard {
+  std::uint64_t shard = 0;   ///< K, in [0, shards)
+  std::uint64_t shards = 1;  ///< N
+  std::uint64_t first_document = 0;  ///< the corpus position of the shard's document 0
+  std::uint64_t collection_documents = 0;
+  std::uint64_t collection_total_length = 0;
+  std::string statistics_checksum;  ///< of the statistics file's text (bm25/collection_statistics.hpp)
+  std::vector<std::uint64_t> document_frequencies;  ///< per term of the shard: documents of the whole corpus holding it
+};
+
 class InvertedIndex {
  public:
   InvertedIndex();
@@ -68,6 +81,16 @@ class InvertedIndex {
   [[nodiscard]] std::int64_t term_id(std::string_view term) const;
   /// How many documents contain term t. Precondition: t < term_count().
   [[nodiscard]] std::uint64_t document_frequency(std::uint32_t t) const { return posting_offsets_[t + 1] - posting_offsets_[t]; }
+
+  /// The shard's record when this index is one shard of a document-sharded index, else nullptr.
+  [[nodiscard]] const IndexShard* shard() const { return shard_ ? &*shard_ : nullptr; }
+  /// What BM25 scores read: the whole corpus's figures for a shard, this index's own otherwise.
+  [[nodiscard]] std::uint64_t collection_document_count() const { return shard_ ? shard_->collection_documents : document_count(); }
+  [[nodiscard]] double collection_average_document_length() const { return collection_average_document_length_; }
+  /// Precondition: t < term_count().
+  [[nodiscard]] std::uint64_t collection_document_frequency(std::uint32_t t) const {
+    return shard_ ? shard_->document_frequencies[t] : document_frequency(t);
+  }
 
   /// Term t's postings. The first call for a term of a loaded index checks their bytes against
   /// the file's checksums, their order and range, and that the term's bound pairs dominate them;
@@ -109,7 +132,9 @@ class InvertedIndex {
   std::array<format::SectionEntry, format::kSectionCount> sections_{};
   std::uint64_t block_bytes_ = 0;
   double average_document_length_ = 0.0;
+  double collection_average_document_length_ = 0.0;
   std::string corpus_checksum_;
+  std::optional<IndexShard> shard_;
   /// Per term and per posting-section block: 1 once checked. Atomic so that concurrent readers
   /// may check the same term twice but never read a half-checked one as checked.
   std::unique_ptr<std::atomic<std::uint8_t>[]> term_checked_;

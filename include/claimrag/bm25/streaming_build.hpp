@@ -9,9 +9,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace claimrag::bm25 {
 
@@ -33,6 +36,10 @@ struct StreamingBuildSummary {
   std::size_t runs = 0;  ///< runs spilled to temporary files (0: everything fit the budget)
 };
 
+/// For one shard of a document-sharded index (bm25/shard_index.hpp): the metadata's "shard"
+/// object, given the index's terms in their saved (byte) order.
+using ShardMetadataOf = std::function<nlohmann::json(const std::vector<std::string_view>& sorted_terms)>;
+
 namespace detail {
 class IndexBuilder;
 }
@@ -50,7 +57,8 @@ class StreamingIndexBuilder {
   /// Indexes title + " " + text under `id`, the next document in corpus order.
   void add_document(std::string_view id, std::string_view title, std::string_view text);
   /// Writes the index (to a temporary file renamed onto the path) and removes the runs. Call once.
-  StreamingBuildSummary finish(std::string corpus_checksum);
+  /// With `shard_of`, the index is a shard and its metadata records what that returns.
+  StreamingBuildSummary finish(std::string corpus_checksum, const ShardMetadataOf& shard_of = {});
 
  private:
   std::filesystem::path index_path_;
