@@ -3,14 +3,15 @@
 # (OPENBLAS_CORETYPE=Haswell, one thread) and beside each unit's measured peak, as a Markdown table
 # of the best of REPEATS runs (default 5), pinned to core CORE (default 1), with the load average
 # before and after. Needs build-bench/ (scripts/build.sh build-bench -DCLAIMRAG_BUILD_BENCHMARKS=ON
-# -DCLAIMRAG_BUILD_TESTS=OFF). Another process on the core lowers every figure: note the load.
+# -DCLAIMRAG_BUILD_TESTS=OFF), or the program CLAIMRAG_BENCH_PROGRAM names (another build's, to
+# compare). Another process on the core lowers every figure: note the load.
 #
 #   scripts/bench/packed_products.sh [REPEATS] [CORE]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repeats=${1:-5}
 core=${2:-1}
-program=build-bench/tests/bench/bench_packed_linear
+program=${CLAIMRAG_BENCH_PROGRAM:-build-bench/tests/bench/bench_packed_linear}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
