@@ -155,12 +155,13 @@ __attribute__((target("avx2,fma"), always_inline)) inline void avx2_chains(const
 // row's two 8-lane halves), the two weight vectors of the current input and one broadcast input,
 // 15 of the 16 registers. A step loads 2 weight vectors and 6 inputs for 12 multiply-adds; with
 // three load ports the loads are not the limit (8 loads in the 6 cycles the two multiply-add pipes
-// take), and the 12 independent chains cover the pipes' latency (8 needed). Wider tiles do not fit
-// (4 × 24 would need 12 + 3 + 1 registers and splits a 32-output panel unevenly; 8 × 8 × 2 and
-// 12 × 8 load more per multiply-add). What held it below the peak on large weights was the memory:
-// at 32 rows each weight is used 32 times, and the first tile of a panel waited on each line;
-// that tile now fetches ahead (avx2_chains). A last tile of 1 to 3 rows (too few chains to fill
-// the pipes) is split with the full tile before it (over_row_tiles).
+// take), and the 12 independent chains cover the pipes' latency (8 needed). Of the other shapes,
+// 4 × 24 (12 + 3 + 1 registers, 7 loads per 12 multiply-adds) does not divide a 32-output panel and
+// 12 × 8 loads 13 per 12; as the loads are not the limit, neither would gain. What held the tile
+// below the peak on large weights was the memory: at 32 rows each weight is used 32 times, and the
+// first tile of a panel waited on each line; that tile now fetches ahead (avx2_chains). A last
+// tile of 1 to 3 rows (too few chains to fill the pipes) is split with the full tile before it
+// (over_row_tiles).
 template <int Rows>
 struct Avx2Tile {
   __attribute__((target("avx2,fma"))) static void run(Eigen::Index first_row, const PanelProduct& p, const int& half);
