@@ -1,14 +1,17 @@
 // The trainers' matrix products: every vector unit gives the bytes of the portable fused
 // multiply-add chain for every operand form and start, on edge shapes; the result is the product
-// (against a double-precision sum); a product of part of a matrix reads and writes only its block.
+// (against a double-precision sum); a product of part of a matrix reads and writes only its block;
+// the row tiles cover every row once.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "claimrag/error.hpp"
 #include "claimrag/kernels/products.hpp"
+#include "claimrag/kernels/row_tiles.hpp"
 #include "random_matrices.hpp"
 
 namespace claimrag::kernels {
@@ -23,8 +26,8 @@ struct Shape {
   Eigen::Index outputs;
 };
 
-// Rows not a multiple of 6 or 12, outputs not a multiple of 16, 32 or 64, depth 1 and long.
-const std::vector<Shape> kShapes = {{1, 1, 1}, {5, 7, 3}, {13, 64, 40}, {64, 1024, 64}, {25, 33, 97}, {7, 128, 130}};
+// Rows not a multiple of 6 or 12 (6k + 1, 2, 3: a split last tile on AVX2), outputs not a multiple of 16, 32 or 64, depth 1 and long.
+const std::vector<Shape> kShapes = {{1, 1, 1}, {5, 7, 3}, {13, 64, 40}, {64, 1024, 64}, {25, 33, 97}, {7, 128, 130}, {8, 70, 50}, {33, 129, 65}};
 const Operand kForms[] = {Operand::plain, Operand::transposed};
 
 // op(m) stored so that op gives rows × cols.
@@ -67,6 +70,30 @@ TEST(KernelProducts, EveryUnitGivesTheBytesOfTheScalarChainForEveryForm) {
       }
     }
   }
+}
+
+// The tiles over_row_tiles runs, as (first row, rows) pairs.
+using TileLog = std::vector<std::pair<Eigen::Index, int>>;
+
+template <int Rows>
+struct LoggedTile {
+  static void run(Eigen::Index first_row, TileLog* const& log) { log->emplace_back(first_row, Rows); }
+};
+
+TileLog tiles_over(Eigen::Index rows) {
+  TileLog log;
+  over_row_tiles<LoggedTile, 6, 4>(rows, &log);
+  return log;
+}
+
+TEST(KernelRowTiles, FullTilesThenTheRestOrALastFullTileAndAShortRestSplitInTwo) {
+  EXPECT_EQ(tiles_over(0), TileLog{});
+  EXPECT_EQ(tiles_over(2), (TileLog{{0, 2}}));
+  EXPECT_EQ(tiles_over(12), (TileLog{{0, 6}, {6, 6}}));
+  EXPECT_EQ(tiles_over(10), (TileLog{{0, 6}, {6, 4}}));
+  EXPECT_EQ(tiles_over(7), (TileLog{{0, 4}, {4, 3}}));
+  EXPECT_EQ(tiles_over(14), (TileLog{{0, 6}, {6, 4}, {10, 4}}));
+  EXPECT_EQ(tiles_over(15), (TileLog{{0, 6}, {6, 5}, {11, 4}}));
 }
 
 TEST(KernelProducts, TheResultIsTheProduct) {

@@ -27,8 +27,9 @@ struct Shape {
 };
 
 // Edge tiles on every side: rows not a multiple of 6 or 12, outputs not a multiple of 16 or 32,
-// a single input, a single output.
-const std::vector<Shape> kShapes = {{1, 1, 1}, {5, 7, 3}, {13, 64, 40}, {25, 33, 17}, {12, 96, 64}, {37, 130, 100}, {7, 768, 33}};
+// rows 6k + 1, 2 and 3 (an AVX2 last tile split in two), a single input, a single output.
+const std::vector<Shape> kShapes = {{1, 1, 1},   {5, 7, 3},     {13, 64, 40}, {25, 33, 17},  {12, 96, 64},
+                                    {37, 130, 100}, {7, 768, 33}, {14, 40, 33}, {9, 300, 20}, {32, 1100, 70}};
 
 TEST(PackedLinear, EveryVectorUnitGivesTheBytesOfTheScalarChain) {
   for (const auto& shape : kShapes) {
