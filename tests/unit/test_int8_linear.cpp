@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
+#include "claimrag/error.hpp"
 #include "claimrag/pretrained/int8_linear.hpp"
 #include "random_matrices.hpp"
 
@@ -127,6 +129,22 @@ TEST(Int8Linear, HoldsAQuarterOfTheFloatWeightOrHalfInInt16Pairs) {
     const std::size_t weight_bytes = padded_weights * (kernel == Int8Kernel::avx2 ? sizeof(std::int16_t) : 1);
     EXPECT_EQ(quantized.bytes(), weight_bytes + 96U * per_output) << int8_kernel_name(kernel);
   }
+}
+
+TEST(Int8Linear, VnniOffLeavesBothVnniKernelsOutAndOtherValuesAreRefused) {
+  const auto restore = [previous = std::getenv("CLAIMRAG_INT8_VNNI")] {
+    if (previous == nullptr) {
+      ::unsetenv("CLAIMRAG_INT8_VNNI");
+    } else {
+      ::setenv("CLAIMRAG_INT8_VNNI", previous, 1);
+    }
+  };
+  ::setenv("CLAIMRAG_INT8_VNNI", "off", 1);
+  const Int8Kernel without = Int8Linear::best_kernel();
+  EXPECT_TRUE(without == Int8Kernel::scalar || without == Int8Kernel::avx2) << int8_kernel_name(without);
+  ::setenv("CLAIMRAG_INT8_VNNI", "no", 1);
+  EXPECT_THROW(Int8Linear::best_kernel(), UsageError);
+  restore();
 }
 
 }  // namespace
