@@ -1,7 +1,6 @@
 #include "claimrag/pretrained/int8_linear.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <limits>
 
@@ -17,12 +16,6 @@ constexpr Eigen::Index kWidth = PackedLinear::kPanelWidth;
 // |x · w| ≤ 127 · 127 per input, summed exactly in int32 (the VNNI kernel's unsigned activations
 // reach 255 · 127 before their correction).
 constexpr Eigen::Index kMostInputs = std::numeric_limits<std::int32_t>::max() / (255 * 127);
-
-// The nearest integer of value / scale, as int8_rows.cpp rounds the activations.
-std::int8_t quantize(float value, float inverse_scale) {
-  const float scaled = std::nearbyint(value * inverse_scale);
-  return static_cast<std::int8_t>(std::clamp(scaled, -127.0F, 127.0F));
-}
 
 bool reads_shifted_activations(Int8Kernel kernel) { return kernel == Int8Kernel::avx_vnni || kernel == Int8Kernel::avx512_vnni; }
 
@@ -69,20 +62,18 @@ Int8Linear::Int8Linear(const LinearWeights& layer, Int8Kernel kernel)
   scales_.assign(static_cast<std::size_t>(padded_outputs), 0.0F);
   bias_.assign(static_cast<std::size_t>(padded_outputs), 0.0F);
   shift_corrections_.assign(static_cast<std::size_t>(padded_outputs), 0);
-  // Each output's weights as integers, inputs padded with zeros.
-  std::vector<std::int8_t> quantized(static_cast<std::size_t>(padded_outputs * padded_inputs), 0);
+  // Each output's weights as integers, rounded as the activations are (with AVX2 where the CPU
+  // has it, the same integers), inputs padded with zeros, padded outputs all zero.
+  int8::QuantizedRows weight_rows;
+  int8::quantize_signed_rows(layer.weight, kernel_ != Int8Kernel::scalar, weight_rows);
+  std::vector<std::int8_t>& quantized = weight_rows.signed8;
+  quantized.resize(static_cast<std::size_t>(padded_outputs * padded_inputs), 0);
   for (Eigen::Index j = 0; j < outputs_; ++j) {
-    float largest = 0.0F;
-    for (Eigen::Index k = 0; k < inputs_; ++k) largest = std::max(largest, std::abs(layer.weight(j, k)));
+    scales_[static_cast<std::size_t>(j)] = weight_rows.scales[static_cast<std::size_t>(j)];
     if (layer.bias.size() != 0) bias_[static_cast<std::size_t>(j)] = layer.bias(0, j);
-    if (largest == 0.0F) continue;
-    scales_[static_cast<std::size_t>(j)] = largest / 127.0F;
-    const float inverse = 127.0F / largest;
-    for (Eigen::Index k = 0; k < inputs_; ++k) {
-      const std::int8_t q = quantize(layer.weight(j, k), inverse);
-      quantized[static_cast<std::size_t>(j * padded_inputs + k)] = q;
-      shift_corrections_[static_cast<std::size_t>(j)] += 128 * q;
-    }
+    std::int32_t sum = 0;
+    for (Eigen::Index k = 0; k < inputs_; ++k) sum += quantized[static_cast<std::size_t>(j * padded_inputs + k)];
+    shift_corrections_[static_cast<std::size_t>(j)] = 128 * sum;
   }
   // Only VNNI, which multiplies unsigned activations, needs the corrections of their shift.
   if (!reads_shifted_activations(kernel_)) std::vector<std::int32_t>().swap(shift_corrections_);

@@ -138,4 +138,9 @@ void quantize_rows(const ConstRowBlock& x, Int8Kernel kernel, QuantizedRows& row
   }
 }
 
+void quantize_signed_rows(const ConstRowBlock& x, bool vector, QuantizedRows& rows) {
+  rows.stride = (x.cols() + kGroup - 1) / kGroup * kGroup;
+  quantize_into(x, vector, 0, rows.signed8, rows);
+}
+
 }  // namespace claimrag::pretrained::int8

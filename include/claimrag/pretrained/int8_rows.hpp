@@ -28,4 +28,8 @@ struct QuantizedRows {
 /// Quantizes x [n, in] for `kernel` into `rows` (its buffers reused).
 void quantize_rows(const ConstRowBlock& x, Int8Kernel kernel, QuantizedRows& rows);
 
+/// Quantizes x [n, in] into rows.signed8 (a linear layer's weights, one row per output), with
+/// AVX2 where `vector` (the same integers).
+void quantize_signed_rows(const ConstRowBlock& x, bool vector, QuantizedRows& rows);
+
 }  // namespace claimrag::pretrained::int8
