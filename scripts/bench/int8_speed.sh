@@ -15,8 +15,9 @@
 # label int8 keeps (random weights: the labels' margins are narrow, see docs/checkpoints.md).
 # Prints a Markdown table.
 #
-#   scripts/bench/int8_speed.sh [REPEATS]      (default 3; about 25 minutes at 3 on a 2-core
-#                                               AVX-512 machine: every kernel, shape and thread count)
+#   scripts/bench/int8_speed.sh [REPEATS]      (default 3; every kernel, shape and thread count
+#                                               took 29 minutes at 2 repeats, with a before build,
+#                                               on a busy 2-core Zen 5: about 45 at 3)
 #
 # CLAIMRAG_BIN names the binary (default build/claimrag); CLAIMRAG_BEFORE_BIN, when set, names a
 # second build whose int8 is timed in the same rows (the "int8 before" column). INT8_SHAPES
