@@ -3,8 +3,8 @@
 
     random_deberta_v3.py SHAPE FOLDER
 
-SHAPE is "base" (microsoft/deberta-v3-base: 12 layers, hidden 768, 12 heads, intermediate 3072)
-or "xsmall" (microsoft/deberta-v3-xsmall: 12 layers, hidden 384, 6 heads, intermediate 1536).
+SHAPE is "base" (microsoft/deberta-v3-base: 12 layers, hidden 768, 12 heads, intermediate 3072),
+"large" (microsoft/deberta-v3-large: 24 layers, hidden 1024, 16 heads, intermediate 4096) or "xsmall" (microsoft/deberta-v3-xsmall: 12 layers, hidden 384, 6 heads, intermediate 1536).
 The configuration is the published one of an NLI fine-tune (position_buckets 256, share_att_key,
 p2c|c2p, norm_rel_ebd layer_norm, type_vocab_size 0, three labels); the tensors are named and
 shaped as the reference library names them (scripts/fixtures/checkpoint_fixtures.py) and drawn
@@ -27,6 +27,7 @@ REPOSITORY = os.path.normpath(os.path.join(HERE, "..", ".."))
 TOKENIZER = os.path.join(REPOSITORY, "..", "shared", "data", "hf-tokenizers", "protectai__deberta-v3-base-prompt-injection-v2")
 SHAPES = {
     "base": {"hidden_size": 768, "num_attention_heads": 12, "intermediate_size": 3072, "num_hidden_layers": 12},
+    "large": {"hidden_size": 1024, "num_attention_heads": 16, "intermediate_size": 4096, "num_hidden_layers": 24},
     "xsmall": {"hidden_size": 384, "num_attention_heads": 6, "intermediate_size": 1536, "num_hidden_layers": 12},
 }
 

@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
+#include "claimrag/error.hpp"
 #include "claimrag/pretrained/int8_linear.hpp"
 #include "random_matrices.hpp"
 
@@ -19,7 +21,7 @@ namespace {
 using testing::random_matrix;
 using testing::same_bytes;
 
-TEST(Int8Linear, EveryVectorUnitGivesTheSameBytes) {
+TEST(Int8Linear, EveryKernelGivesTheSameBytes) {
   struct Shape {
     Eigen::Index rows, inputs, outputs;
   };
@@ -28,11 +30,34 @@ TEST(Int8Linear, EveryVectorUnitGivesTheSameBytes) {
     const LinearWeights layer{random_matrix(shape.outputs, shape.inputs, 1), random_matrix(1, shape.outputs, 2)};
     const nn::Matrix<float> x = random_matrix(shape.rows, shape.inputs, 3);
     nn::Matrix<float> scalar;
-    Int8Linear(layer, VectorUnit::scalar).apply(x, scalar);
-    for (const VectorUnit unit : Int8Linear::available_int8_units()) {
+    Int8Linear(layer, Int8Kernel::scalar).apply(x, scalar);
+    for (const Int8Kernel kernel : Int8Linear::available_kernels()) {
       nn::Matrix<float> y;
-      Int8Linear(layer, unit).apply(x, y);
-      EXPECT_TRUE(same_bytes(scalar, y)) << vector_unit_name(unit) << " on " << shape.rows << "×" << shape.inputs << "→" << shape.outputs;
+      Int8Linear(layer, kernel).apply(x, y);
+      EXPECT_TRUE(same_bytes(scalar, y)) << int8_kernel_name(kernel) << " on " << shape.rows << "×" << shape.inputs << "→" << shape.outputs;
+    }
+  }
+}
+
+TEST(Int8Linear, EveryKernelRoundsTiesToEvenAndClampsAlike) {
+  // A row whose largest magnitude is 127 has scale 1, so its halves are ties: 0.5 → 0, 1.5 → 2,
+  // 2.5 → 2, -3.5 → -4; 70 inputs run the vector loops and their scalar tails. A second row
+  // holds a NaN, a third is all zero.
+  const Eigen::Index inputs = 70;
+  nn::Matrix<float> x = nn::Matrix<float>::Zero(3, inputs);
+  for (Eigen::Index k = 0; k < inputs; ++k) x(0, k) = (k % 2 == 0 ? 1.0F : -1.0F) * (0.5F + static_cast<float>(k % 9));
+  x(0, 33) = -127.0F;
+  x(1, 40) = std::numeric_limits<float>::quiet_NaN();
+  const LinearWeights layer{random_matrix(40, inputs, 1), random_matrix(1, 40, 2)};
+  nn::Matrix<float> scalar;
+  Int8Linear(layer, Int8Kernel::scalar).apply(x, scalar);
+  for (const Int8Kernel kernel : Int8Linear::available_kernels()) {
+    nn::Matrix<float> y;
+    Int8Linear(layer, kernel).apply(x, y);
+    EXPECT_TRUE(same_bytes(scalar.row(0), y.row(0))) << int8_kernel_name(kernel);
+    for (Eigen::Index j = 0; j < 40; ++j) {
+      EXPECT_TRUE(std::isnan(y(1, j))) << int8_kernel_name(kernel);
+      EXPECT_EQ(y(2, j), layer.bias(0, j)) << int8_kernel_name(kernel);
     }
   }
 }
@@ -40,14 +65,14 @@ TEST(Int8Linear, EveryVectorUnitGivesTheSameBytes) {
 TEST(Int8Linear, ARowGivesTheSameBytesAloneAndStacked) {
   const LinearWeights layer{random_matrix(70, 200, 4), random_matrix(1, 70, 5)};
   const nn::Matrix<float> x = random_matrix(29, 200, 6);
-  for (const VectorUnit unit : Int8Linear::available_int8_units()) {
-    const Int8Linear quantized(layer, unit);
+  for (const Int8Kernel kernel : Int8Linear::available_kernels()) {
+    const Int8Linear quantized(layer, kernel);
     nn::Matrix<float> stacked;
     quantized.apply(x, stacked);
     for (Eigen::Index r = 0; r < x.rows(); ++r) {
       nn::Matrix<float> alone;
       quantized.apply(x.row(r), alone);
-      EXPECT_TRUE(same_bytes(alone, stacked.row(r))) << vector_unit_name(unit) << " row " << r;
+      EXPECT_TRUE(same_bytes(alone, stacked.row(r))) << int8_kernel_name(kernel) << " row " << r;
     }
   }
 }
@@ -93,16 +118,33 @@ TEST(Int8Linear, HoldsAQuarterOfTheFloatWeightOrHalfInInt16Pairs) {
   // 70 outputs make 3 panels of 32 (96 padded outputs); 250 inputs make 63 groups of 4 (252).
   const LinearWeights layer{random_matrix(70, 250, 1), random_matrix(1, 70, 2)};
   const std::size_t padded_weights = 96U * 252U;
-  for (const VectorUnit unit : Int8Linear::available_int8_units()) {
-    const Int8Linear quantized(layer, unit);
+  for (const Int8Kernel kernel : Int8Linear::available_kernels()) {
+    const Int8Linear quantized(layer, kernel);
     EXPECT_EQ(quantized.inputs(), 250);
     EXPECT_EQ(quantized.outputs(), 70);
     // Scales and bias per padded output; VNNI adds the corrections of its unsigned activations.
-    const std::size_t per_output = 2 * sizeof(float) + (unit == VectorUnit::avx512 ? sizeof(std::int32_t) : 0);
+    const bool vnni = kernel == Int8Kernel::avx_vnni || kernel == Int8Kernel::avx512_vnni;
+    const std::size_t per_output = 2 * sizeof(float) + (vnni ? sizeof(std::int32_t) : 0);
     // A byte per weight (a quarter of float32's), or an int16 per weight on AVX2 (a half).
-    const std::size_t weight_bytes = padded_weights * (unit == VectorUnit::avx2 ? sizeof(std::int16_t) : 1);
-    EXPECT_EQ(quantized.bytes(), weight_bytes + 96U * per_output) << vector_unit_name(unit);
+    const std::size_t weight_bytes = padded_weights * (kernel == Int8Kernel::avx2 ? sizeof(std::int16_t) : 1);
+    EXPECT_EQ(quantized.bytes(), weight_bytes + 96U * per_output) << int8_kernel_name(kernel);
   }
+}
+
+TEST(Int8Linear, VnniOffLeavesBothVnniKernelsOutAndOtherValuesAreRefused) {
+  const auto restore = [previous = std::getenv("CLAIMRAG_INT8_VNNI")] {
+    if (previous == nullptr) {
+      ::unsetenv("CLAIMRAG_INT8_VNNI");
+    } else {
+      ::setenv("CLAIMRAG_INT8_VNNI", previous, 1);
+    }
+  };
+  ::setenv("CLAIMRAG_INT8_VNNI", "off", 1);
+  const Int8Kernel without = Int8Linear::best_kernel();
+  EXPECT_TRUE(without == Int8Kernel::scalar || without == Int8Kernel::avx2) << int8_kernel_name(without);
+  ::setenv("CLAIMRAG_INT8_VNNI", "no", 1);
+  EXPECT_THROW(Int8Linear::best_kernel(), UsageError);
+  restore();
 }
 
 }  // namespace

@@ -6,8 +6,25 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <Eigen/Core>
+
+namespace claimrag::pretrained {
+
+/// The int8 products' kernels, slowest first. Each reads the same integers and sums them exactly,
+/// so all give the same bytes.
+enum class Int8Kernel {
+  scalar,       ///< portable code
+  avx2,         ///< AVX2 16-bit pairs (vpmaddwd), for AVX2 CPUs without VNNI
+  avx_vnni,     ///< AVX-VNNI (vpdpbusd on 256 bits, VEX), as on AVX2 CPUs that have it
+  avx512_vnni,  ///< AVX-512 VNNI
+};
+
+/// "scalar", "avx2", "avx-vnni" or "avx512-vnni".
+std::string int8_kernel_name(Int8Kernel kernel);
+
+}  // namespace claimrag::pretrained
 
 namespace claimrag::pretrained::int8 {
 
@@ -32,9 +49,13 @@ void panel_product_scalar(const PanelProduct& product);
 /// x: int16 activations; panel: for each pair of inputs, 32 outputs × 2 int16.
 void panel_product_avx2(const PanelProduct& product);
 /// x: activations + 128 as uint8; panel: as the scalar one.
+void panel_product_avx_vnni(const PanelProduct& product);
+/// x and panel: as the AVX-VNNI one.
 void panel_product_avx512_vnni(const PanelProduct& product);
 
 /// Whether this CPU runs the AVX-512 VNNI kernel.
 bool cpu_runs_avx512_vnni();
+/// Whether this CPU runs the AVX-VNNI kernel (AVX2 with the VEX-encoded dot products).
+bool cpu_runs_avx_vnni();
 
 }  // namespace claimrag::pretrained::int8
