@@ -62,7 +62,8 @@ BERT_SHAPES = {
 # DeBERTa-v3 classifiers: the real -base configuration, and -large's sizes on it (MiniCheck-DeBERTa-v3-Large).
 DEBERTA_SHAPES = {
     "deberta-v3-base": {},
-    "deberta-v3-large": {"hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16, "intermediate_size": 4096},
+    "deberta-v3-large": {"hidden_size": 1024, "num_hidden_layers": 24, "num_attention_heads": 16, "intermediate_size": 4096,
+                         "pooler_hidden_size": 1024},
 }
 SHAPES = list(BERT_SHAPES) + list(DEBERTA_SHAPES)
 SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
