@@ -21,7 +21,7 @@ OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=Haswell taskset -c "$core" "$program" \
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # Best of the repetitions per benchmark, then one row per shape.
 jq -r '
-  [.benchmarks[] | select(.run_type == "iteration") | {name: .run_name, gflops: (.["GFLOP/s"] / 1e9)}]
+  [.benchmarks[] | select(.run_type == "iteration" and .["GFLOP/s"] != null) | {name: .run_name, gflops: (.["GFLOP/s"] / 1e9)}]
   | group_by(.name) | map({key: .[0].name, value: (map(.gflops) | max)}) | from_entries as $best
   | ($best["BM_PeakAvx2"] // 0) as $peak2 | ($best["BM_PeakAvx512"] // 0) as $peak512
   | def pct(x; p): if p > 0 then "\(x / p * 100 | round) %" else "—" end;

@@ -12,23 +12,22 @@ StreamingBuildSummary write_shard_index_streaming(const std::filesystem::path& c
                                                   const StreamingBuildOptions& options) {
   const CollectionStatistics& statistics = *build.statistics;
   StreamingIndexBuilder builder(index_path, options);
-  std::uint64_t position = 0;
-  const std::string checksum = dataset::for_each_document(
-      corpus_jsonl, [&](const dataset::Document& document, std::size_t /*line*/) {
-        if (position >= build.first_document && position - build.first_document < build.documents) {
-          builder.add_document(document.id, document.title, document.text);
-        }
-        ++position;
+  // Only the shard's block is parsed: bm25-statistics checked the whole corpus, and the checksum
+  // below ties this file to that pass.
+  const dataset::JsonLinesScan scan = dataset::for_each_document_in(
+      corpus_jsonl, {build.first_document, build.documents},
+      [&](const dataset::Document& document, std::size_t /*line*/) {
+        builder.add_document(document.id, document.title, document.text);
       });
   const auto another_corpus = [&](const std::string& what) {
     return DataError(statistics_file, "was computed from another corpus than " + corpus_jsonl.string() + " (" + what +
                                           "): compute the statistics again");
   };
-  if (checksum != statistics.corpus_checksum) {
-    throw another_corpus("checksum " + statistics.corpus_checksum + ", the corpus's " + checksum);
+  if (scan.checksum != statistics.corpus_checksum) {
+    throw another_corpus("checksum " + statistics.corpus_checksum + ", the corpus's " + scan.checksum);
   }
-  if (position != statistics.documents) {
-    throw another_corpus(std::to_string(statistics.documents) + " documents, the corpus's " + std::to_string(position));
+  if (scan.objects != statistics.documents) {
+    throw another_corpus(std::to_string(statistics.documents) + " documents, the corpus's " + std::to_string(scan.objects));
   }
   const auto shard_of = [&](const std::vector<std::string_view>& sorted_terms) {
     IndexShard shard{build.shard, build.shards, build.first_document, statistics.documents, statistics.total_length,
@@ -41,7 +40,7 @@ StreamingBuildSummary write_shard_index_streaming(const std::filesystem::path& c
     }
     return detail::shard_metadata(shard);
   };
-  return builder.finish(checksum, shard_of);
+  return builder.finish(scan.checksum, shard_of);
 }
 
 }  // namespace claimrag::bm25

@@ -24,20 +24,23 @@ std::vector<std::string> Corpus::full_texts() const {
   return texts;
 }
 
+JsonLinesScan for_each_document_in(const std::filesystem::path& corpus_jsonl, ObjectRange range,
+                                   const std::function<void(Document& document, std::size_t line)>& visit) {
+  std::unordered_map<std::string, std::size_t> line_of;
+  return for_each_json_object_in(corpus_jsonl, range, [&](simdjson::dom::object object, std::size_t line) {
+    const FieldReader fields(object, corpus_jsonl, line);
+    Document document{fields.identifier("_id"), fields.optional_string("title", ""), fields.string("text")};
+    const auto [where, inserted] = line_of.emplace(document.id, line);
+    if (!inserted) {
+      fields.fail("duplicate document id \"" + document.id + "\" (first on line " + std::to_string(where->second) + ")");
+    }
+    visit(document, line);
+  });
+}
+
 std::string for_each_document(const std::filesystem::path& corpus_jsonl,
                               const std::function<void(Document& document, std::size_t line)>& visit) {
-  std::unordered_map<std::string, std::size_t> line_of;
-  const std::string checksum =
-      for_each_json_object(corpus_jsonl, [&](simdjson::dom::object object, std::size_t line) {
-        const FieldReader fields(object, corpus_jsonl, line);
-        Document document{fields.identifier("_id"), fields.optional_string("title", ""), fields.string("text")};
-        const auto [where, inserted] = line_of.emplace(document.id, line);
-        if (!inserted) {
-          fields.fail("duplicate document id \"" + document.id + "\" (first on line " + std::to_string(where->second) + ")");
-        }
-        visit(document, line);
-      });
-  return checksum;
+  return for_each_document_in(corpus_jsonl, ObjectRange{}, visit).checksum;
 }
 
 Corpus load_corpus(const std::filesystem::path& corpus_jsonl) {

@@ -76,14 +76,15 @@ std::uint64_t for_each_padded_line(const std::filesystem::path& path, std::size_
 
 }  // namespace
 
-std::string for_each_json_object(
-    const std::filesystem::path& path,
-    const std::function<void(simdjson::dom::object object, std::size_t line)>& visit, std::size_t max_line_bytes) {
+JsonLinesScan for_each_json_object_in(const std::filesystem::path& path, ObjectRange range,
+                                      const std::function<void(simdjson::dom::object object, std::size_t line)>& visit,
+                                      std::size_t max_line_bytes) {
   simdjson::dom::parser parser;
-  std::size_t objects = 0;
+  std::uint64_t objects = 0;
   const std::uint64_t checksum = for_each_padded_line(path, max_line_bytes, [&](const io::Line& line) {
     if (io::is_blank(line.text)) return;
-    ++objects;
+    const std::uint64_t position = objects++;
+    if (position < range.first || position - range.first >= range.count) return;
     simdjson::dom::element element;
     const auto error = parser.parse(line.text.data(), line.text.size(), false).get(element);
     if (error) {
@@ -107,7 +108,13 @@ std::string for_each_json_object(
   // An empty input is almost always an upstream step that failed: refuse it rather than write an
   // empty output that looks like a result.
   if (objects == 0) throw DataError(path.string(), "holds no JSON object (an empty input is refused)");
-  return io::checksum_hex_of(checksum);
+  return {io::checksum_hex_of(checksum), objects};
+}
+
+std::string for_each_json_object(
+    const std::filesystem::path& path,
+    const std::function<void(simdjson::dom::object object, std::size_t line)>& visit, std::size_t max_line_bytes) {
+  return for_each_json_object_in(path, ObjectRange{}, visit, max_line_bytes).checksum;
 }
 
 namespace {

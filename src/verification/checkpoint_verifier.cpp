@@ -169,10 +169,10 @@ std::vector<ClaimVerdict> checkpoint_verdicts(std::span<const VerificationInput>
     if (inputs[c].documents.empty()) verdicts[c].reason = kNoRetrievedAbstract;
     for (std::size_t d = 0; d < inputs[c].documents.size(); ++d) {
       const auto& document = inputs[c].documents[d];
-      const std::string failure = judgements.failures.empty() ? "" : judgements.failures[c][d];
+      const bool failed = !judgements.failures.empty() && !judgements.failures[c][d].empty();
       verdicts[c].documents.push_back(
-          failure.empty() ? checkpoint_document_verdict(document, judgements.distributions[c][d], rule, judgements.truncated[c][d])
-                          : failed_verdict(document, failure));
+          failed ? failed_verdict(document, judgements.failures[c][d])
+                 : checkpoint_document_verdict(document, judgements.distributions[c][d], rule, judgements.truncated[c][d]));
     }
   }
   return verdicts;

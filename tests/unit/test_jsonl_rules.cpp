@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "claimrag/dataset/jsonl.hpp"
 #include "claimrag/error.hpp"
@@ -75,4 +78,31 @@ TEST(JsonLinesRules, AnUnknownFieldIsNamedWithTheKnownOnes) {
     });
   };
   expect_error<DataError>(read, "pairs.jsonl:2: unknown field \"claims\" (expected id, claim)");
+}
+
+TEST(JsonLinesRules, ARangeParsesItsObjectsOnlyAndCountsTheRestWithTheWholeFilesChecksum) {
+  TempFolder folder;
+  // Objects 0..4 (blank lines are not objects); object 1 and object 4 are not JSON at all.
+  const std::string contents = "{\"n\": 0}\nnot json\n\n{\"n\": 2}\n{\"n\": 3}\n{oops\n";
+  const auto file = folder.write("corpus.jsonl", contents);
+  std::vector<std::pair<std::int64_t, std::size_t>> seen;
+  const auto scan = claimrag::dataset::for_each_json_object_in(
+      file, {2, 2}, [&](simdjson::dom::object object, std::size_t line) {
+        seen.emplace_back(object["n"].get_int64().value(), line);
+      });
+  EXPECT_EQ(seen, (std::vector<std::pair<std::int64_t, std::size_t>>{{2, 4}, {3, 5}}));
+  EXPECT_EQ(scan.objects, 5u);
+  const auto whole = folder.write("valid.jsonl", "{\"n\": 0}\n");
+  EXPECT_EQ(claimrag::dataset::for_each_json_object_in(whole, {}, [](simdjson::dom::object, std::size_t) {}).checksum,
+            claimrag::dataset::for_each_json_object(whole, [](simdjson::dom::object, std::size_t) {}));
+  // The checksum is the whole file's, whichever objects were parsed.
+  const auto first_only = claimrag::dataset::for_each_json_object_in(file, {0, 1}, [](simdjson::dom::object, std::size_t) {});
+  EXPECT_EQ(first_only.checksum, scan.checksum);
+  // A bad object inside the range is still refused by its line.
+  expect_error<DataError>(
+      [&] { (void)claimrag::dataset::for_each_json_object_in(file, {1, 1}, [](simdjson::dom::object, std::size_t) {}); },
+      "corpus.jsonl:2: malformed JSON");
+  expect_error<DataError>(
+      [&] { (void)claimrag::dataset::for_each_json_object_in(file, {4, 9}, [](simdjson::dom::object, std::size_t) {}); },
+      "corpus.jsonl:6: malformed JSON");
 }

@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "claimrag/dataset/jsonl.hpp"
+
 namespace claimrag::dataset {
 
 struct Document {
@@ -56,6 +58,13 @@ struct Qrels {
 /// file's bytes (Corpus::checksum). Memory: one line and the ids seen so far.
 std::string for_each_document(const std::filesystem::path& corpus_jsonl,
                               const std::function<void(Document& document, std::size_t line)>& visit);
+/// As for_each_document, for the documents at positions [range.first, range.first + range.count)
+/// of the corpus only: the others are counted, not parsed, so that a task indexing one block of a
+/// large corpus pays neither their parsing nor a table of their ids. Duplicate ids are refused
+/// within the range only: for a corpus a whole pass has checked (bm25-statistics), which the
+/// checksum returned ties it to. Returns the checksum and the corpus's document count.
+JsonLinesScan for_each_document_in(const std::filesystem::path& corpus_jsonl, ObjectRange range,
+                                   const std::function<void(Document& document, std::size_t line)>& visit);
 Corpus load_corpus(const std::filesystem::path& corpus_jsonl);
 std::vector<Query> load_queries(const std::filesystem::path& queries_jsonl);
 Qrels load_qrels(const std::filesystem::path& qrels_tsv);

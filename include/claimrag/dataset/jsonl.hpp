@@ -8,7 +8,9 @@
 #include <simdjson.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <functional>
 #include <initializer_list>
 #include <string>
@@ -31,6 +33,26 @@ std::string for_each_json_object(
     const std::filesystem::path& path,
     const std::function<void(simdjson::dom::object object, std::size_t line)>& visit,
     std::size_t max_line_bytes = kMaxJsonLineBytes);
+
+/// The objects of a JSON Lines file that a reader parses: those at 0-based positions among the
+/// file's non-blank lines in [first, first + count).
+struct ObjectRange {
+  std::uint64_t first = 0;
+  std::uint64_t count = std::numeric_limits<std::uint64_t>::max();
+};
+
+/// What a whole pass over a JSON Lines file saw: the checksum of its bytes and its objects (non-blank lines).
+struct JsonLinesScan {
+  std::string checksum;
+  std::uint64_t objects = 0;
+};
+
+/// As for_each_json_object, for the objects in `range` only: every other non-blank line is counted,
+/// not parsed nor checked. Still reads and hashes every byte, so the checksum ties the file to a
+/// pass that did check it whole. Throws DataError for a file without non-blank lines.
+JsonLinesScan for_each_json_object_in(const std::filesystem::path& path, ObjectRange range,
+                                      const std::function<void(simdjson::dom::object object, std::size_t line)>& visit,
+                                      std::size_t max_line_bytes = kMaxJsonLineBytes);
 
 /// Field accessors that throw DataError(file, line, reason) naming the field. `place`, when given,
 /// starts every reason: it names an object nested in the line's (`"context"[2]: `).
