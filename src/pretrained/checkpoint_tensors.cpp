@@ -16,6 +16,7 @@
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/finite_values.hpp"
 #include "claimrag/nn/safetensors.hpp"
+#include "claimrag/pretrained/freed_memory_reuse.hpp"
 #include "claimrag/pretrained/stored_zip.hpp"
 #include "claimrag/pretrained/torch_pickle.hpp"
 
@@ -155,6 +156,7 @@ const ZipEntry& archive_member(const ArchiveMembers& members, const std::string&
 }  // namespace
 
 CheckpointTensors::CheckpointTensors(const std::filesystem::path& folder) {
+  keep_freed_memory_for_reuse();
   // The reference library's order: safetensors first, then PyTorch's files.
   if (std::filesystem::exists(folder / "model.safetensors")) {
     open_file(folder / "model.safetensors", nullptr);
@@ -254,7 +256,7 @@ void CheckpointTensors::open_file(const std::filesystem::path& path, const std::
       if (tensors_.count(name) == 0) throw DataError(file, "lacks tensor '" + name + "' that the index places there");
     }
   }
-  mappings_.push_back(std::move(mapping));
+  mappings_.push_back(std::make_shared<const io::MappedFile>(std::move(mapping)));
   file_names_.push_back(file);
 }
 
@@ -300,7 +302,7 @@ void CheckpointTensors::open_torch_file(const std::filesystem::path& path, const
       if (tensors_.count(name) == 0) throw DataError(file, "lacks tensor '" + name + "' that the index places there");
     }
   }
-  mappings_.push_back(std::move(mapping));
+  mappings_.push_back(std::make_shared<const io::MappedFile>(std::move(mapping)));
   file_names_.push_back(file);
 }
 
@@ -324,13 +326,11 @@ nn::Matrix<float> CheckpointTensors::take_vector(const std::string& stored_name,
   return take_shaped(stored_name, {size});
 }
 
-nn::Matrix<float> CheckpointTensors::take_shaped(const std::string& stored_name, const std::vector<std::int64_t>& shape) {
-  const std::int64_t rows = shape.size() == 2 ? shape[0] : 1;
-  const std::int64_t cols = shape.back();
+const TensorLocation* CheckpointTensors::checked_location(const std::string& stored_name, const std::vector<std::int64_t>& shape) {
   const auto found = tensors_.find(stored_name);
   if (found == tensors_.end()) {
     missing_.push_back(stored_name);
-    return nn::Matrix<float>::Zero(rows, cols);
+    return nullptr;
   }
   const auto& location = found->second;
   const std::string& file = file_names_[location.file_index];
@@ -341,8 +341,32 @@ nn::Matrix<float> CheckpointTensors::take_shaped(const std::string& stored_name,
     throw DataError(file, "tensor '" + stored_name + "' has shape " + shape_text(location.shape) + ", expected " +
                               shape_text(shape));
   }
+  return &location;
+}
+
+WeightTable CheckpointTensors::take_table(const std::string& stored_name, std::int64_t rows, std::int64_t cols) {
+  const TensorLocation* location = checked_location(stored_name, {rows, cols});
+  if (location == nullptr) return WeightTable(nn::Matrix<float>::Zero(rows, cols));
+  const auto& mapping = mappings_[location->file_index];
+  const auto* source = mapping->bytes().data() + location->begin;
+  const bool in_place = location->dtype == "F32" && location->strides == row_major_strides(location->shape) &&
+                        reinterpret_cast<std::uintptr_t>(source) % alignof(float) == 0;
+  if (!in_place) return WeightTable(take_shaped(stored_name, {rows, cols}));
+  const auto* first = reinterpret_cast<const float*>(source);
+  io::require_finite_weights(first, static_cast<std::size_t>(rows * cols), file_names_[location->file_index], stored_name);
+  taken_.insert(stored_name);
+  return WeightTable(mapping, first, rows, cols);
+}
+
+nn::Matrix<float> CheckpointTensors::take_shaped(const std::string& stored_name, const std::vector<std::int64_t>& shape) {
+  const std::int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  const std::int64_t cols = shape.back();
+  const TensorLocation* checked = checked_location(stored_name, shape);
+  if (checked == nullptr) return nn::Matrix<float>::Zero(rows, cols);
+  const auto& location = *checked;
+  const std::string& file = file_names_[location.file_index];
   nn::Matrix<float> value(rows, cols);
-  const auto* storage = mappings_[location.file_index].bytes().data();
+  const auto* storage = mappings_[location.file_index]->bytes().data();
   const auto* source = storage + location.begin;
   const auto count = static_cast<std::size_t>(value.size());
   float* target = value.data();

@@ -120,7 +120,7 @@ EncoderWeights load_encoder_weights(const ModelConfig& config, CheckpointTensors
   const std::int64_t embedding = deberta ? config.embedding_size : config.hidden_size;
   const std::string embeddings = prefix + "embeddings.";
   EncoderWeights weights;
-  weights.word_embeddings = tensors.take(embeddings + "word_embeddings.weight", config.vocab_size, embedding);
+  weights.word_embeddings = tensors.take_table(embeddings + "word_embeddings.weight", config.vocab_size, embedding);
   // Buffers of the reference's embeddings, stored by older versions of it.
   tensors.ignore(embeddings + "position_ids");
   if (!deberta) tensors.ignore(embeddings + "token_type_ids");

@@ -2,12 +2,14 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "claimrag/error.hpp"
 #include "claimrag/io/atomic_file.hpp"
 #include "claimrag/io/checksum.hpp"
+#include "claimrag/io/finite_values.hpp"
 #include "claimrag/io/mapped_file.hpp"
 #include "claimrag/io/text_lines.hpp"
 #include "support/temp_folder.hpp"
@@ -39,6 +41,34 @@ TEST(TextLines, BlankMeansOnlyWhitespace) {
   EXPECT_TRUE(io::is_blank(" \t"));
   EXPECT_TRUE(io::is_blank(""));
   EXPECT_FALSE(io::is_blank(" x "));
+}
+
+// Values are checked a block of 1,024 at a time: a bad value is found first wherever it sits, at
+// either end of a block, in the last partial block, beside another bad value later on.
+template <typename T>
+void expect_first_non_finite_found() {
+  std::vector<T> values(2500, T{1});
+  values[3] = std::numeric_limits<T>::max();
+  values[4] = std::numeric_limits<T>::denorm_min();
+  values[5] = std::numeric_limits<T>::lowest();
+  values[6] = T{-0.0};
+  EXPECT_EQ(io::first_non_finite(values.data(), values.size()), values.size());
+  EXPECT_EQ(io::first_non_finite(values.data(), 0), 0U);
+  for (const std::size_t at : {std::size_t{0}, std::size_t{1023}, std::size_t{1024}, std::size_t{2047}, std::size_t{2048}, std::size_t{2499}}) {
+    for (const T bad : {std::numeric_limits<T>::quiet_NaN(), -std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::infinity(),
+                        -std::numeric_limits<T>::infinity()}) {
+      std::vector<T> with_bad = values;
+      with_bad[at] = bad;
+      if (at + 1 < with_bad.size()) with_bad.back() = std::numeric_limits<T>::quiet_NaN();
+      EXPECT_EQ(io::first_non_finite(with_bad.data(), with_bad.size()), at) << bad << " at " << at;
+      EXPECT_EQ(io::first_non_finite(with_bad.data(), at), at) << "before " << at;
+    }
+  }
+}
+
+TEST(FiniteValues, TheFirstNaNOrInfinityIsFoundWhereverItSits) {
+  expect_first_non_finite_found<float>();
+  expect_first_non_finite_found<double>();
 }
 
 TEST(Checksum, KnownXxh64Values) {

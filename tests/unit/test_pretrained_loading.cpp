@@ -1,12 +1,17 @@
 // Loading checkpoints as the reference library loads them: pytorch_model.bin read without running
 // its pickle, safetensors preferred, unused tensors dropped with one warning, missing ones refused,
-// the base-model prefix present or absent, and safetensors files whose layout is not exact refused.
+// the base-model prefix present or absent, safetensors files whose layout is not exact refused, and
+// word-embedding tables read in place from the file when it stores them as aligned float32.
 
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <cstring>
 #include <functional>
+#include <limits>
 
 #include "checkpoint_editing.hpp"
+#include "claimrag/pretrained/checkpoint_tensors.hpp"
+#include "claimrag/pretrained/weight_table.hpp"
 #include "support/captured_log.hpp"
 
 namespace claimrag::pretrained {
@@ -245,6 +250,54 @@ TEST(PretrainedLoading, SafetensorsLayoutMustBeExact) {
   std::string rewritten(reinterpret_cast<const char*>(&new_length), sizeof new_length);
   temp.write("bert-classifier/model.safetensors", rewritten + header_text + bytes.substr(8 + length));
   expect_contains(load_error(folder), weights.string() + ": safetensors header gives key 'classifier.bias' twice");
+}
+
+
+// The rows of a table taken from `folder` beside the matrix take() gives of the same tensor; the
+// table is read after the tensors it came from are gone (it keeps their file mapped).
+void expect_table_rows_of_take(const fs::path& folder, const std::string& name, bool in_place) {
+  WeightTable table;
+  nn::Matrix<float> copy;
+  {
+    CheckpointTensors tensors(folder);
+    table = tensors.take_table(name, 104, 32);
+    CheckpointTensors again(folder);
+    copy = again.take(name, 104, 32);
+  }
+  EXPECT_EQ(table.in_place(), in_place);
+  ASSERT_EQ(table.rows(), 104);
+  ASSERT_EQ(table.cols(), 32);
+  for (Eigen::Index r = 0; r < table.rows(); ++r) EXPECT_TRUE(table.row(r) == copy.row(r)) << "row " << r;
+}
+
+TEST(PretrainedLoading, WordEmbeddingsAreReadInPlaceOnlyWhenStoredAsAlignedFloat32) {
+  const testing::TempFolder temp;
+  const std::string name = "bert.embeddings.word_embeddings.weight";
+  const auto folder = copy_checkpoint(temp, "bert-classifier");
+  expect_table_rows_of_take(folder, name, true);
+  // A header whose length moves the data off a 4-byte boundary: the table is copied, not mapped.
+  edit_safetensors(folder / "model.safetensors", [](json& header, std::string&) {
+    for (std::size_t pad = 1; pad <= 4; ++pad) {
+      header["__metadata__"] = {{"pad", std::string(pad, 'x')}};
+      if ((8 + header.dump().size()) % alignof(float) != 0) return;
+    }
+  });
+  expect_table_rows_of_take(folder, name, false);
+  // Half precision is converted.
+  expect_table_rows_of_take(copy_checkpoint(temp, "bert-reranker-f16"), name, false);
+}
+
+TEST(PretrainedLoading, AWordEmbeddingReadInPlaceIsCheckedForNaNAndInfinity) {
+  const testing::TempFolder temp;
+  const auto folder = copy_checkpoint(temp, "bert-classifier");
+  edit_safetensors(folder / "model.safetensors", [](json& header, std::string& data) {
+    const auto begin = header["bert.embeddings.word_embeddings.weight"]["data_offsets"][0].get<std::size_t>();
+    const float infinity = -std::numeric_limits<float>::infinity();
+    std::memcpy(data.data() + begin + 70 * sizeof(float), &infinity, sizeof infinity);
+  });
+  const auto message = load_error(folder);
+  expect_contains(message, (folder / "model.safetensors").string());
+  expect_contains(message, "'bert.embeddings.word_embeddings.weight' holds -inf at index 70");
 }
 
 }  // namespace

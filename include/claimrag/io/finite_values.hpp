@@ -3,7 +3,6 @@
 // about to be written. A NaN compares false with everything, so once inside it silently
 // reorders rankings instead of failing.
 
-#include <cmath>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -11,13 +10,8 @@
 namespace claimrag::io {
 
 /// The index of the first value of `values[0, count)` that is NaN or infinite, or `count`.
-template <typename T>
-std::size_t first_non_finite(const T* values, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    if (!std::isfinite(values[i])) return i;
-  }
-  return count;
-}
+std::size_t first_non_finite(const float* values, std::size_t count);
+std::size_t first_non_finite(const double* values, std::size_t count);
 
 /// Throws DataError "file: tensor 'name' holds <value> at index i" for a NaN or infinity.
 void require_finite_weights(const float* values, std::size_t count, const std::string& file, const std::string& name);

@@ -4,18 +4,21 @@
 // (PyTorch's zip archive, its pickle read without running anything: torch_pickle.hpp), or the
 // shards listed by `pytorch_model.bin.index.json`. Files are memory-mapped; a tensor is converted to float32 (from
 // F32, F16 or BF16) once, when the model takes it, straight into its final matrix, and its mapped
-// pages are then released, so loading peaks at the float32 weights, not twice them. The model
+// pages are then released, so loading peaks at the float32 weights, not twice them; a table read by
+// rows (word embeddings) stored as float32 is read in place instead (weight_table.hpp). The model
 // takes every tensor it knows by name and shape; what nobody took is reported as unused.
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "claimrag/io/mapped_file.hpp"
 #include "claimrag/nn/parameter.hpp"
+#include "claimrag/pretrained/weight_table.hpp"
 
 namespace claimrag::pretrained {
 
@@ -47,6 +50,10 @@ class CheckpointTensors {
   /// Marks it taken. A missing tensor is recorded, and a zero matrix returned, so that
   /// require_no_missing() can name every missing tensor at once.
   nn::Matrix<float> take(const std::string& stored_name, std::int64_t rows, std::int64_t cols);
+  /// The two-dimensional tensor `stored_name` [rows, cols] as a table read by rows, with the same
+  /// errors as take(): read in place from the mapping (which the table keeps open) when it is stored
+  /// as contiguous, aligned F32, else converted as take() converts it.
+  WeightTable take_table(const std::string& stored_name, std::int64_t rows, std::int64_t cols);
   /// The one-dimensional tensor `stored_name` [size] as a 1 × size matrix; the same errors.
   nn::Matrix<float> take_vector(const std::string& stored_name, std::int64_t size);
   /// Marks a tensor that belongs to the model the reference library builds but that the forward
@@ -72,8 +79,11 @@ class CheckpointTensors {
   void add_tensor(const std::string& file, const std::string& name, TensorLocation location,
                   const std::set<std::string>* expected);
   nn::Matrix<float> take_shaped(const std::string& stored_name, const std::vector<std::int64_t>& shape);
+  /// The location of `stored_name` once its dtype and shape are checked, or nullptr (recorded as
+  /// missing) when the checkpoint lacks it.
+  const TensorLocation* checked_location(const std::string& stored_name, const std::vector<std::int64_t>& shape);
 
-  std::vector<io::MappedFile> mappings_;
+  std::vector<std::shared_ptr<const io::MappedFile>> mappings_;  ///< shared with the tables read in place
   std::vector<std::string> file_names_;
   std::map<std::string, TensorLocation> tensors_;
   std::set<std::string> taken_;

@@ -9,6 +9,7 @@
 #include "claimrag/nn/parameter.hpp"
 #include "claimrag/pretrained/checkpoint_tensors.hpp"
 #include "claimrag/pretrained/model_config.hpp"
+#include "claimrag/pretrained/weight_table.hpp"
 
 namespace claimrag::pretrained {
 
@@ -41,7 +42,7 @@ struct EncoderLayerWeights {
 };
 
 struct EncoderWeights {
-  nn::Matrix<float> word_embeddings;        ///< [vocab, embedding size]
+  WeightTable word_embeddings;              ///< [vocab, embedding size], read in place when stored as float32
   nn::Matrix<float> position_embeddings;    ///< [max positions, embedding size]; empty without absolute positions
   nn::Matrix<float> token_type_embeddings;  ///< [type vocab, embedding size]; empty when type_vocab_size is 0
   LinearWeights embedding_projection;       ///< DeBERTa's embed_proj when embedding_size != hidden_size
