@@ -25,6 +25,9 @@ constexpr int kAvx512PairRows = 6;  // 24 accumulators, four per row
 constexpr int kAvx2Rows = 6;     // 12 accumulators of the 16 registers
 constexpr int kAvx2FullRateRows = 4;  // 8 chains: two multiply-add pipes × a 4-cycle latency
 constexpr int kAvx2PrefetchSteps = 64;  // inputs ahead: 8 KB of panel, a few hundred cycles of work
+// Inputs per pass over the rows: 16 KB of a panel half, which stays in a 32 KB first-level cache
+// (Zen 2 and 3, Intel's cores before Ice Lake) while every row's tile reads it.
+constexpr Eigen::Index kAvx2DepthBlock = 256;
 
 template <int Rows>
 struct Avx512Tile {
@@ -132,10 +135,17 @@ __attribute__((target("avx512f"))) void Avx512PairTile<Rows>::run(Eigen::Index f
 // the panel in memory, not in a cache (its rows' tiles follow it): with Leading, it also asks for
 // both halves of the panel's lines kAvx2PrefetchSteps inputs ahead, its own into the first-level
 // cache and the other half's into the second-level one, where the second half's tiles find it.
-template <int Rows, bool Leading>
+template <int Rows, bool Leading, bool RowsContiguous>
 __attribute__((target("avx2,fma"), always_inline)) inline void avx2_chains(const float* x, const PanelProduct& p, const float* w,
                                                                           __m256 (&low)[Rows], __m256 (&high)[Rows]) {
-  for (Eigen::Index k = 0; k < p.depth; ++k, w += kWidth) {
+  // The fields read in the loop, as locals: read through `p`, they would be loaded again at every
+  // step, as the compiler cannot tell that the stores of other tiles leave them alone.
+  const Eigen::Index depth = p.depth;
+  const std::ptrdiff_t depth_stride = RowsContiguous ? 1 : p.x_depth_stride;
+  const float* row[Rows];
+#pragma GCC unroll 8
+  for (int r = 0; r < Rows; ++r) row[r] = x + r * p.x_stride;
+  for (Eigen::Index k = 0; k < depth; ++k, w += kWidth) {
     if constexpr (Leading) {
       _mm_prefetch(reinterpret_cast<const char*>(w + kAvx2PrefetchSteps * kWidth), _MM_HINT_T0);
       _mm_prefetch(reinterpret_cast<const char*>(w + kAvx2PrefetchSteps * kWidth + 16), _MM_HINT_T1);
@@ -144,7 +154,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void avx2_chains(const
     const __m256 w_high = _mm256_load_ps(w + 8);
 #pragma GCC unroll 8
     for (int r = 0; r < Rows; ++r) {
-      const __m256 v = _mm256_broadcast_ss(x + r * p.x_stride + k * p.x_depth_stride);
+      const __m256 v = _mm256_broadcast_ss(row[r] + k * depth_stride);
       low[r] = _mm256_fmadd_ps(v, w_low, low[r]);
       high[r] = _mm256_fmadd_ps(v, w_high, high[r]);
     }
@@ -174,7 +184,13 @@ __attribute__((target("avx2,fma"))) void Avx2Tile<Rows>::run(Eigen::Index first_
   __m256 high[Rows];
   const int columns = std::min(16, static_cast<int>(p.columns) - half * 16);
   float* y = p.y + first_row * p.y_stride + half * 16;
-  if (p.start_from_output) {
+  if (p.start_from_output && columns == 16) {
+#pragma GCC unroll 8
+    for (int r = 0; r < Rows; ++r) {
+      low[r] = _mm256_loadu_ps(y + r * p.y_stride);
+      high[r] = _mm256_loadu_ps(y + r * p.y_stride + 8);
+    }
+  } else if (p.start_from_output) {
 #pragma GCC unroll 8
     for (int r = 0; r < Rows; ++r) {
       alignas(32) float edge[16] = {};
@@ -191,10 +207,17 @@ __attribute__((target("avx2,fma"))) void Avx2Tile<Rows>::run(Eigen::Index first_
       high[r] = bias_high;
     }
   }
-  if (first_row == 0 && half == 0) {
-    avx2_chains<Rows, true>(x, p, p.panel, low, high);
+  const bool leading = first_row == 0 && half == 0;
+  if (p.x_depth_stride == 1) {
+    if (leading) {
+      avx2_chains<Rows, true, true>(x, p, p.panel, low, high);
+    } else {
+      avx2_chains<Rows, false, true>(x, p, p.panel + half * 16, low, high);
+    }
+  } else if (leading) {
+    avx2_chains<Rows, true, false>(x, p, p.panel, low, high);
   } else {
-    avx2_chains<Rows, false>(x, p, p.panel + half * 16, low, high);
+    avx2_chains<Rows, false, false>(x, p, p.panel + half * 16, low, high);
   }
 #pragma GCC unroll 8
   for (int r = 0; r < Rows; ++r) {
@@ -239,11 +262,22 @@ void layer_product_scalar(const LayerProduct& layer) {
   }
 }
 
+// A panel's inputs in blocks of kAvx2DepthBlock: each block's tiles add their part of the chain to
+// what the block before left in y (a float stored and loaded back is exact, so each output's chain
+// is the same steps in the same order as in one pass), and the block's half-panel stays in the
+// first-level cache instead of streaming from the second for every tile of rows.
 void layer_product_avx2(const LayerProduct& layer) {
   for (Eigen::Index panel = 0; panel < layer.panels; ++panel) {
-    const PanelProduct p = panels_from(layer, panel, 1);
-    const int halves = p.columns > 16 ? 2 : 1;
-    for (int half = 0; half < halves; ++half) over_row_tiles<Avx2Tile, kAvx2Rows, kAvx2FullRateRows>(p.rows, p, half);
+    const PanelProduct whole = panels_from(layer, panel, 1);
+    const int halves = whole.columns > 16 ? 2 : 1;
+    for (Eigen::Index first = 0; first < whole.depth; first += kAvx2DepthBlock) {
+      PanelProduct block = whole;
+      block.depth = std::min(kAvx2DepthBlock, whole.depth - first);
+      block.panel += first * kWidth;
+      block.x += first * whole.x_depth_stride;
+      block.start_from_output = whole.start_from_output || first > 0;
+      for (int half = 0; half < halves; ++half) over_row_tiles<Avx2Tile, kAvx2Rows, kAvx2FullRateRows>(block.rows, block, half);
+    }
   }
 }
 

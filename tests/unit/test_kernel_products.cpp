@@ -26,8 +26,10 @@ struct Shape {
   Eigen::Index outputs;
 };
 
-// Rows not a multiple of 6 or 12 (6k + 1, 2, 3: a split last tile on AVX2), outputs not a multiple of 16, 32 or 64, depth 1 and long.
-const std::vector<Shape> kShapes = {{1, 1, 1}, {5, 7, 3}, {13, 64, 40}, {64, 1024, 64}, {25, 33, 97}, {7, 128, 130}, {8, 70, 50}, {33, 129, 65}};
+// Rows not a multiple of 6 or 12 (6k + 1, 2, 3: a split last tile on AVX2), outputs not a multiple of 16, 32 or 64, depth 1
+// and long: a multiple of the AVX2 kernel's blocks of 256 inputs (1024) and not (700, with a half-panel of 13 outputs).
+const std::vector<Shape> kShapes = {{1, 1, 1},   {5, 7, 3},     {13, 64, 40}, {64, 1024, 64}, {25, 33, 97},
+                                    {7, 128, 130}, {8, 70, 50}, {33, 129, 65}, {19, 700, 45}};
 const Operand kForms[] = {Operand::plain, Operand::transposed};
 
 // op(m) stored so that op gives rows × cols.
