@@ -35,10 +35,12 @@ CollectionStatistics read_header(std::string_view line, const std::string& file,
   } catch (const nlohmann::json::exception&) {
     throw DataError(file, 1, "not a BM25 statistics file (its first line is no JSON object)");
   }
-  if (!header.is_object() || header.value("format", "") != kFormat) {
+  // Fields are read as JSON values first: a "format" or "version" of another type is another
+  // kind of file, refused as such, not a type error.
+  if (!header.is_object() || header.value("format", nlohmann::json()) != kFormat) {
     throw DataError(file, 1, "not a BM25 statistics file (no \"format\": \"" + std::string(kFormat) + "\")");
   }
-  if (header.value("version", 0) != kVersion) {
+  if (header.value("version", nlohmann::json()) != kVersion) {
     throw DataError(file, 1, "statistics format version " + header.value("version", nlohmann::json()).dump() +
                                  ", this claimrag reads " + std::to_string(kVersion) + ": compute them again");
   }

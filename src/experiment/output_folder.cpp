@@ -32,11 +32,16 @@ Marker read_marker(const fs::path& folder) {
   } catch (const nlohmann::json::exception&) {
     throw UsageError(file.string() + ": unreadable marker; remove the folder yourself if it is not needed");
   }
-  const std::string state = json.is_object() ? json.value("state", "") : "";
+  const nlohmann::json state_field = json.is_object() ? json.value("state", nlohmann::json()) : nlohmann::json();
+  const std::string state = state_field.is_string() ? state_field.get<std::string>() : "";
   if (state != "partial" && state != "finished") {
     throw UsageError(file.string() + ": unknown marker state; remove the folder yourself if it is not needed");
   }
-  return {state == "finished" ? State::finished : State::partial, json.value("pid", 0L)};
+  const nlohmann::json pid = json.value("pid", nlohmann::json(0));
+  if (!pid.is_number_integer()) {
+    throw UsageError(file.string() + ": unreadable marker (its pid is no integer); remove the folder yourself if it is not needed");
+  }
+  return {state == "finished" ? State::finished : State::partial, pid.get<long>()};
 }
 
 // Only a partial folder names its writer: a finished one is the same bytes whoever wrote it.

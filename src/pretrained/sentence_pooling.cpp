@@ -59,7 +59,9 @@ SentencePooling read_sentence_pooling(const std::filesystem::path& folder) {
       pooling.normalize = true;
     } else if (type == "sentence_transformers.models.Pooling") {
       has_pooling = true;
-      pooling_folder = module.value("path", std::string("1_Pooling"));
+      const auto path = module.value("path", nlohmann::json("1_Pooling"));
+      if (!path.is_string()) throw DataError(modules_file, "the Pooling module's \"path\" is not a string: " + path.dump());
+      pooling_folder = path.get<std::string>();
     } else {
       throw DataError(modules_file, "module type '" + type +
                                         "' is not supported (supported: sentence_transformers.models.Transformer, "

@@ -86,7 +86,7 @@ std::vector<double> read_tensor(const nlohmann::json& header, const std::string&
   const auto found = header.find(name);
   if (found == header.end() || !found->is_object()) throw DataError(source, "tensor \"" + name + "\" is missing");
   const auto& info = *found;
-  if (info.value("dtype", "") != "F64") throw DataError(source, "tensor \"" + name + "\" is not F64");
+  if (info.value("dtype", nlohmann::json()) != "F64") throw DataError(source, "tensor \"" + name + "\" is not F64");
   const auto shape = info.find("shape");
   const auto offsets = info.find("data_offsets");
   const bool well_formed = shape != info.end() && shape->is_array() && shape->size() == 1 &&

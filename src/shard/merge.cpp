@@ -50,13 +50,22 @@ LoadedShard load_shard(const fs::path& output) {
   return shard;
 }
 
+/// A field of a manifest's JSON shown in a refusal: its text when it is a string, else its JSON
+/// ("?" when absent), so that a manifest another program wrote is refused, never a type error.
+std::string shown_field(const Json& object, const char* key) {
+  if (!object.is_object()) return "?";
+  const auto found = object.find(key);
+  if (found == object.end()) return "?";
+  return found->is_string() ? found->get<std::string>() : found->dump();
+}
+
 std::string input_difference(const Json& first, const Json& other) {
   for (std::size_t i = 0; i < std::max(first.size(), other.size()); ++i) {
     const Json a = i < first.size() ? first[i] : Json();
     const Json b = i < other.size() ? other[i] : Json();
     if (a == b) continue;
     const auto shown = [](const Json& input) {
-      return input.is_null() ? std::string("none") : input.value("path", std::string("?")) + " XXH64 " + input.value("xxh64", std::string("?"));
+      return input.is_null() ? std::string("none") : shown_field(input, "path") + " XXH64 " + shown_field(input, "xxh64");
     };
     return shown(b) + " where the first has " + shown(a);
   }
@@ -65,8 +74,11 @@ std::string input_difference(const Json& first, const Json& other) {
 
 std::string arguments_text(const Json& configuration) {
   std::string text;
-  for (const auto& argument : configuration.value("arguments", Json::array())) text += (text.empty() ? "" : " ") + argument.get<std::string>();
-  return "'" + text + "', configuration XXH64 " + configuration.value("config", std::string("?"));
+  const auto arguments = configuration.find("arguments");
+  if (arguments != configuration.end() && arguments->is_array()) {
+    for (const auto& argument : *arguments) text += (text.empty() ? "" : " ") + (argument.is_string() ? argument.get<std::string>() : argument.dump());
+  }
+  return "'" + text + "', configuration XXH64 " + shown_field(configuration, "config");
 }
 
 /// The sidecars a shard lists (every file after the output), by role and merge rule.

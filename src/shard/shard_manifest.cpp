@@ -108,6 +108,8 @@ ShardManifest read_manifest(const fs::path& path) {
     manifest.inputs = json.at("inputs");
     manifest.configuration = json.at("configuration");
     manifest.verifier = json.at("verifier");
+    if (!manifest.inputs.is_array()) throw std::runtime_error("its inputs are not a list");
+    if (!manifest.configuration.is_object()) throw std::runtime_error("its configuration is not an object");
     for (const auto& file : json.at("files")) manifest.files.push_back(file_from(file));
     if (manifest.files.empty() || manifest.files.front().role != "output") throw std::runtime_error("the output is not listed first");
     return manifest;

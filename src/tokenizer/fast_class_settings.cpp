@@ -82,7 +82,7 @@ void apply_bert_family(const nlohmann::json& normalizer, const FolderSettings& s
 
 void apply_byte_level_family(const nlohmann::json& pre_tokenizer, const FolderSettings& settings, PipelineParts& parts,
                              const std::string& source) {
-  if (!pre_tokenizer.is_object() || pre_tokenizer.value("type", "") != "ByteLevel") return;
+  if (!pre_tokenizer.is_object() || pre_tokenizer.value("type", nlohmann::json()) != "ByteLevel") return;
   const bool wanted = settings.add_prefix_space.value_or(false);  // the classes' default
   if (optional_bool(pre_tokenizer, "add_prefix_space", source).value_or(true) == wanted) return;
   parts.pre_tokenizer = PreTokenizer(PreTokenizer::Kind::byte_level, wanted,

@@ -154,6 +154,12 @@ TEST(Bm25Statistics, RefusesBadFilesByFileAndLine) {
   expect_refused(header + "\na 1\n", ":2: expected term<TAB>document frequency");
   expect_refused(header + "\na\t1\n", ": holds 1 terms, its header says 2");
   expect_refused(R"({"format":"claimrag-bm25-statistics","version":2})" "\n", ":1: statistics format version 2");
+  // Fields of another JSON type are refused as such, not left to the JSON library's type error.
+  expect_refused(R"({"format":1,"version":1})" "\n", ":1: not a BM25 statistics file");
+  expect_refused(R"({"format":"claimrag-bm25-statistics","version":"1"})" "\n", ":1: statistics format version \"1\"");
+  expect_refused(R"({"format":"claimrag-bm25-statistics","version":1,"corpus_checksum":2})" "\n", ":1: the header has no corpus_checksum");
+  expect_refused(R"({"format":"claimrag-bm25-statistics","version":1,"corpus_checksum":"c","documents":"3"})" "\n",
+                 ":1: the header has no non-negative integer \"documents\"");
 }
 
 TEST(Bm25Shards, SearchLikeOneIndexOnACorpusOfTies) {

@@ -115,6 +115,16 @@ TEST(OutputFolder, AForeignFolderWhereTheOldOrPartialOneWouldGoIsRefused) {
   EXPECT_EQ(result_in(folder.path() / "x"), "old");
 }
 
+TEST(OutputFolder, AMarkerWithFieldsOfAnotherTypeIsRefusedAndItsFolderKept) {
+  TempFolder folder;
+  for (const std::string marker : {R"({"state": 1, "pid": 0})", R"({"state": "partial", "pid": "12"})"}) {
+    folder.write("out.partial/result.txt", "kept");
+    folder.write("out.partial/" + std::string(experiment::kReproductionMarker), marker);
+    expect_error<UsageError>([&] { experiment::prepare_output_folder(folder.path() / "out", true); }, "marker");
+    EXPECT_EQ(result_in(folder.path() / "out.partial"), "kept");
+  }
+}
+
 // The three moments a kill can interrupt the swap, and what the next run finds.
 TEST(OutputFolder, KilledAfterMovingTheOldAsideRestoresTheOldWhenTheNewIsUnfinished) {
   TempFolder folder;

@@ -11,6 +11,7 @@
 #include "claimrag/pretrained/relative_position.hpp"
 #include "claimrag/pretrained/sentence_pooling.hpp"
 #include "pretrained_fixture.hpp"
+#include "support/temp_folder.hpp"
 
 namespace claimrag::pretrained {
 namespace {
@@ -103,6 +104,13 @@ TEST(SentencePooling, MeanClsAndNormalisation) {
   const auto joined = pool_tokens(both, states);  // cls then max: (3, 0, 3, 4)
   ASSERT_EQ(joined.cols(), 4);
   EXPECT_FLOAT_EQ(joined(0, 3), 4.0F);
+}
+
+TEST(SentencePooling, APoolingPathOfAnotherTypeIsRefusedNamingTheFile) {
+  const testing::TempFolder folder;
+  const auto modules = folder.write("modules.json", R"([{"type": "sentence_transformers.models.Pooling", "path": 3}])");
+  testing::expect_error<DataError>([&] { (void)read_sentence_pooling(folder.path()); },
+                                   modules.string() + ": the Pooling module's \"path\" is not a string: 3");
 }
 
 TEST(Activations, ExactAndTanhGelu) {
